@@ -1,0 +1,165 @@
+# ipcwatch: top-level build.
+#
+#   make           the ipcwatch binary (build/ipcwatch, static) and guest programs
+#   make demo      boot the patched kernel and show ipcwatch on a demo workload
+#   make check     every test: host, guest on the patched kernel, pre-seed run
+#   make vmtest    guest suites on the patched kernel; KERNEL=preseed boots the
+#                  pre-seed kernel, judged against vmtest/preseed.xfail
+#   make host-check  host tests only (cmocka under ASan/UBSan, checkpatch, ...)
+#
+# Build output goes to build/; kernels are built and cached outside the
+# repository (vmtest/lib.sh). include/vmlinux.h is generated from the
+# patched kernel's BTF and never committed.
+
+BUILD      ?= build
+KERNEL     ?= main
+CC         := gcc
+CLANG      ?= clang
+BPFTOOL    ?= bpftool
+ARCH_INC   := /usr/include/$(shell $(CC) -dumpmachine)
+
+CWARN      := -Wall -Wextra -Werror
+CFLAGS_COMMON := -std=gnu11 -O2 -g $(CWARN) -Iinclude -Iuser
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Iinclude -I$(ARCH_INC) \
+	      -Wall -Werror
+STATIC_BPF_LIBS := -lbpf -lelf -lz -lzstd
+SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	      -fno-sanitize-recover=all
+
+# ---- ipcwatch -------------------------------------------------------------
+
+# Everything but main() and what needs the BPF skeleton: host-testable.
+CORE_SRCS  := user/units.c user/ipc_limits.c user/json_writer.c user/event.c \
+	      user/event_format.c user/sysvipc.c user/cli.c
+APP_SRCS   := user/main.c user/collector.c user/cmd_events.c user/cmd_limits.c
+USER_HDRS  := $(wildcard user/*.h) include/ipcwatch.h
+VMLINUX_H  := include/vmlinux.h
+SKEL       := $(BUILD)/bpf/ipcwatch.skel.h
+
+# ---- guest test programs --------------------------------------------------
+
+GUEST_DIR  := vmtest/guest
+GUEST_OUT  := $(BUILD)/guest
+GUEST_CFLAGS := -std=gnu11 -O2 -g $(CWARN) -static -I$(GUEST_DIR) -I$(GUEST_OUT)
+GUEST_COMMON := $(GUEST_DIR)/tap.c $(GUEST_DIR)/ipcutil.c
+GUEST_HEADERS := $(wildcard $(GUEST_DIR)/*.h)
+
+# Suites per kernel variant; the pre-seed kernel only has the seed
+# behaviour to show, not the tracepoints.
+SUITES_main    := conformance,tracepoints,ipcwatch_events,ipcwatch_limits
+SUITES_preseed := conformance
+XFAIL_main     :=
+XFAIL_preseed  := vmtest/preseed.xfail
+GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints \
+		    $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
+		    $(BUILD)/ipcwatch
+GUEST_PROGS_preseed := $(GUEST_OUT)/conformance
+
+ifeq ($(filter $(KERNEL),main preseed),)
+$(error KERNEL must be main or preseed, not '$(KERNEL)')
+endif
+
+.PHONY: all deps vmtest host-check unit-tests check demo clean FORCE
+
+all: $(BUILD)/ipcwatch $(GUEST_PROGS_main)
+
+deps:
+	@scripts/install-deps.sh
+
+# Asks the cache every time; the file changes only when the kernel does.
+$(BUILD)/kernel-%.path: FORCE | deps
+	@mkdir -p $(@D)
+	@vmtest/build-kernel.sh $* > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@
+	@rm -f $@.tmp
+
+$(VMLINUX_H): $(BUILD)/kernel-main.path
+	$(BPFTOOL) btf dump file "$$(cat $<)/vmlinux" format c > $@.tmp
+	mv $@.tmp $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) include/ipcwatch.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(BUILD)/obj/%.o: user/%.c $(USER_HDRS) | $(SKEL)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -I$(BUILD)/bpf -c $< -o $@
+
+# One static binary: it runs in the guest as it is.
+$(BUILD)/ipcwatch: $(patsubst user/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(APP_SRCS))
+	$(CC) -static -o $@ $^ $(STATIC_BPF_LIBS)
+
+# ---- host tests -----------------------------------------------------------
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
+
+$(BUILD)/unit/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -O1 $(SANITIZE) -o $@ $< $(CORE_SRCS) -lcmocka
+
+unit-tests: $(UNIT_TESTS)
+	@for t in $(UNIT_TESTS); do \
+		CMOCKA_MESSAGE_OUTPUT=TAP $$t || status=1; \
+	done; exit $${status:-0}
+
+host-check: deps
+	@$(MAKE) -s unit-tests
+	@tests/checkpatch.sh
+	@tests/report_test.sh
+
+# ---- guest -----------------------------------------------------------------
+
+$(GUEST_OUT)/conformance: $(GUEST_DIR)/conformance.c $(GUEST_COMMON) $(GUEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(GUEST_OUT)/lsm_deny.bpf.o: $(GUEST_DIR)/lsm_deny.bpf.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(GUEST_OUT)/%.skel.h: $(GUEST_OUT)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+$(GUEST_OUT)/tracepoints: $(GUEST_DIR)/tracepoints.c $(GUEST_DIR)/tracefs.c \
+		$(GUEST_COMMON) $(GUEST_HEADERS) $(GUEST_OUT)/lsm_deny.skel.h
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) $(STATIC_BPF_LIBS)
+
+$(GUEST_OUT)/ipcwatch_events: $(GUEST_DIR)/ipcwatch_events.c $(GUEST_DIR)/runner.c \
+		$(GUEST_COMMON) $(GUEST_HEADERS) $(GUEST_OUT)/lsm_deny.skel.h
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c $(STATIC_BPF_LIBS)
+
+$(GUEST_OUT)/ipcwatch_limits: $(GUEST_DIR)/ipcwatch_limits.c $(GUEST_DIR)/runner.c \
+		$(GUEST_COMMON) $(GUEST_HEADERS)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
+
+$(BUILD)/initramfs-$(KERNEL).cpio.gz: $(GUEST_PROGS_$(KERNEL)) vmtest/guest/init vmtest/build-initramfs.sh
+	vmtest/build-initramfs.sh $@ $(GUEST_PROGS_$(KERNEL))
+
+vmtest: $(BUILD)/kernel-$(KERNEL).path $(BUILD)/initramfs-$(KERNEL).cpio.gz
+	@vmtest/boot.sh "$$(cat $(BUILD)/kernel-$(KERNEL).path)" \
+		$(BUILD)/initramfs-$(KERNEL).cpio.gz $(BUILD)/vmtest-$(KERNEL) \
+		$(SUITES_$(KERNEL))
+	@vmtest/report.sh vmtest-$(KERNEL) $(BUILD)/vmtest-$(KERNEL) $(XFAIL_$(KERNEL))
+
+check: deps
+	@scripts/check.sh
+
+# ---- demo -------------------------------------------------------------------
+
+$(BUILD)/demo/workload: vmtest/demo/workload.c
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $<
+
+$(BUILD)/demo.cpio.gz: $(BUILD)/demo/workload $(BUILD)/ipcwatch vmtest/demo/run.sh \
+		vmtest/guest/init vmtest/build-initramfs.sh
+	cp vmtest/demo/run.sh $(BUILD)/ipcwatch $(BUILD)/demo/
+	vmtest/build-initramfs.sh $@ --demo $(BUILD)/demo
+
+demo: $(BUILD)/kernel-main.path $(BUILD)/demo.cpio.gz
+	vmtest/boot.sh --demo "$$(cat $(BUILD)/kernel-main.path)" $(BUILD)/demo.cpio.gz
+
+clean:
+	rm -rf $(BUILD) $(VMLINUX_H)

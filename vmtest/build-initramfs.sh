@@ -1,0 +1,43 @@
+#!/bin/bash
+# Pack the guest initramfs: busybox-static, the init script, and the
+# statically linked programs given, under /tests (or /demo with --demo).
+#
+#   vmtest/build-initramfs.sh OUT.cpio.gz [--demo DIR] PROGRAM...
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$1
+shift
+demo=
+if [ "${1:-}" = --demo ]; then
+	demo=$2
+	shift 2
+fi
+# Static means no program interpreter; scripts are taken as they are.
+is_static() {
+	[ "$(head -c2 "$1")" = "#!" ] ||
+		! readelf -l "$1" 2>/dev/null | grep -q INTERP
+}
+
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && is_static "$busybox" ||
+	die "busybox-static is needed: apt-get install busybox-static"
+
+stage=$(mktemp -d)
+chmod 755 "$stage"	# the guest root: other users must traverse it
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,tests,demo,etc}
+cp "$busybox" "$stage/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+done
+install -m 755 "$VMTEST_DIR/guest/init" "$stage/init"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
+echo 'root:x:0:' > "$stage/etc/group"
+for prog in "$@"; do
+	is_static "$prog" || die "$prog is not statically linked"
+	install -m 755 "$prog" "$stage/tests/"
+done
+[ -z "$demo" ] || cp -r "$demo"/. "$stage/demo/"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
+	gzip -1 > "$out"

@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcwatch events, end to end, in both modes: drive every event path,
+ * then check what `ipcwatch events --json` reported against what the
+ * test saw (ids, errnos, pids, namespaces). Also the lost-event count,
+ * filters and bad input.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mount.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipcutil.h"
+#include "lsm_deny.skel.h"
+#include "runner.h"
+#include "tap.h"
+
+#ifndef SHM_HUGE_SHIFT
+#define SHM_HUGE_SHIFT 26
+#endif
+
+const char *tap_suite = "ipcwatch_events";
+
+static const char *mode;	/* "tracepoint" or "fentry" */
+static long page_size;
+
+/* ---- expectations, checked once ipcwatch has stopped -------------------- */
+
+struct create_exp {
+	int key;
+	pid_t pid;
+	unsigned long ns;
+	size_t size;
+	int id;			/* -1 if refused */
+	int err;		/* errno the caller saw */
+	const char *reason;
+	unsigned long existing_size;
+	long long shm_tot;	/* -1: not checked */
+};
+
+struct destroy_exp {
+	const char *name;
+	unsigned long ns;
+	int id;
+	int key;
+	size_t size;
+	pid_t cpid;
+	const char *cause;
+};
+
+struct sem_exp {
+	const char *name;
+	pid_t pid;
+	int id;
+	int nsops, index, sem_num, sem_op;
+	const char *counts_as;
+	bool timeout;
+	int err;		/* of the wake-up */
+};
+
+static struct create_exp creates[128];
+static int ncreates;
+static struct destroy_exp destroys[16];
+static int ndestroys;
+static struct sem_exp sems[8];
+static int nsems;
+static int next_key = 0x7000;
+
+/* The nth event of @type matching every (key, value) pair given. */
+static json_object *find(const struct ipcwatch_run *r, const char *type,
+			 int nth, ...)
+{
+	int i;
+
+	for (i = 0; i < r->nevents; i++) {
+		json_object *o = r->events[i];
+		const char *key;
+		bool ok = !strcmp(jstr(o, "type"), type);
+		va_list ap;
+
+		va_start(ap, nth);
+		while (ok && (key = va_arg(ap, const char *)))
+			ok = jint(o, key) == va_arg(ap, long long);
+		va_end(ap);
+		if (ok && nth-- == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * Enter a fresh IPC namespace and keep it alive to the end: a freed
+ * namespace's inode number is reused, and events are matched by it.
+ */
+static unsigned long begin(void)
+{
+	fresh_ipc_ns();
+	if (open("/proc/self/ns/ipc", O_RDONLY) < 0)
+		exit(2);
+	return ipc_ns_inum();
+}
+
+/* shmget() with a fresh key, its outcome recorded for checking. */
+static int create(size_t size, int flags, const char *reason)
+{
+	struct create_exp *x = &creates[ncreates++];
+	int id;
+
+	x->key = next_key++;
+	x->pid = getpid();
+	x->ns = ipc_ns_inum();
+	x->size = size;
+	x->reason = reason;
+	x->shm_tot = -1;
+	id = shmget(x->key, size, IPC_CREAT | flags | 0600);
+	x->id = id;
+	x->err = id < 0 ? errno : 0;
+	return id;
+}
+
+/* ---- the workload --------------------------------------------------------- */
+
+static int created_before_start;	/* key 0x1111, 12345 bytes */
+static unsigned long ns_before_start;
+static int ns_before_start_fd = -1;
+
+/* A segment that exists before ipcwatch starts; we stay in its ns. */
+static void create_before_start(void)
+{
+	ns_before_start = begin();
+	if (ns_before_start_fd >= 0)
+		close(ns_before_start_fd);
+	ns_before_start_fd = open("/proc/self/ns/ipc", O_RDONLY);
+	created_before_start = shmget(0x1111, 12345, IPC_CREAT | 0600);
+}
+
+static void drive_creates(void)
+{
+	struct create_exp *x;
+	int ret;
+
+	/* the namespace that already had a 12345-byte segment: 4 pages */
+	create(5000, 0, "ok");
+	creates[ncreates - 1].shm_tot = 4;
+
+	begin();
+	create(0, 0, "too_small");
+	sysctl_must_set("shmmax", 8192);
+	create(8193, 0, "over_shmmax");
+	sysctl_must_set("shmmax", ~0UL);
+	create(~0UL - 10, 0, "page_overflow");
+	sysctl_must_set("shmall", 10);
+	create(65536, 0, "over_shmall");
+	sysctl_must_set("shmall", 0);
+	create(1, 0, "over_shmall");
+	sysctl_must_set("shmall", 1000);
+	create(4096, SHM_HUGETLB | (5 << SHM_HUGE_SHIFT), "bad_hugepage");
+	sysctl_must_set("shmmni", 1);
+	create(4096, 0, "ok");
+	creates[ncreates - 1].shm_tot = 0;
+	create(4096, 0, "no_ids");
+
+	/* an existing key, too small for the request */
+	begin();
+	shmget(0x5432001, 16 * page_size, IPC_CREAT | 0600);
+	x = &creates[ncreates++];
+	x->key = 0x5432001;
+	x->pid = getpid();
+	x->ns = ipc_ns_inum();
+	x->size = 32 * page_size;
+	x->reason = "existing_smaller";
+	x->existing_size = 16 * page_size;
+	x->shm_tot = 16;
+	ret = shmget(0x5432001, 32 * page_size, 0600);
+	x->id = ret;
+	x->err = ret < 0 ? errno : 0;
+}
+
+static void drive_lsm_denied(void)
+{
+	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+
+	if (!tap_ok(skel != NULL, "%s.lsm_deny_helper_opens", mode))
+		return;
+	skel->rodata->target_tgid = getpid();
+	if (tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
+		   "%s.lsm_deny_helper_attaches", mode)) {
+		begin();
+		create(4096, 0, "lsm_denied");
+	}
+	lsm_deny_bpf__destroy(skel);
+}
+
+/* Fail the nth allocation of shmget(): nomem first, file_setup later. */
+static void drive_injected_failures(void)
+{
+	int fd = open("/proc/thread-self/fail-nth", O_WRONLY), n;
+	char nth[16];
+
+	if (fd < 0)
+		return;
+	begin();
+	for (n = 1; n < 100; n++) {
+		struct create_exp *x = &creates[ncreates++];
+		int id;
+
+		/* everything but shmget() itself before arming */
+		x->key = next_key++;
+		x->pid = getpid();
+		x->ns = ipc_ns_inum();
+		x->size = 4096;
+		x->shm_tot = -1;
+		snprintf(nth, sizeof(nth), "%d", n);
+		if (write(fd, nth, strlen(nth)) < 0)
+			break;
+		id = shmget(x->key, 4096, IPC_CREAT | 0600);
+		x->err = id < 0 ? errno : 0;
+		if (write(fd, "0", 1) < 0)
+			break;
+		x->id = id;
+		if (id >= 0) {
+			x->reason = "ok";
+			break;
+		}
+		if (ncreates == (int)(sizeof(creates) / sizeof(*creates)))
+			break;
+	}
+	close(fd);
+}
+
+static int total_wrap_key;
+
+static void drive_total_wrap(void)
+{
+	size_t huge = LONG_MAX;
+	unsigned long pages = (huge + page_size - 1) / page_size;
+	unsigned long fit = ~0UL / pages, i;
+	struct create_exp *x;
+
+	begin();
+	sysctl_must_set("shmmni", 2 * fit + 16);
+	for (i = 0; i < fit; i++)
+		shmget(IPC_PRIVATE, huge, IPC_CREAT | SHM_NORESERVE | 0600);
+	x = &creates[ncreates];
+	create(huge, SHM_NORESERVE, "total_wrap");
+	x->shm_tot = (long long)(fit * pages);
+	total_wrap_key = x->key;
+}
+
+static void *attached;
+static int shmat_id;
+static unsigned long shmat_ns;
+
+static void drive_shmat(void)
+{
+	void *top = (void *)(~0UL - (unsigned long)page_size + 1);
+
+	shmat_ns = begin();
+	shmat_id = shmget(IPC_PRIVATE, 2 * page_size, IPC_CREAT | 0600);
+	attached = shmat(shmat_id, NULL, 0);
+	shmat(shmat_id, top, 0);
+	shmdt(attached);
+}
+
+static int create_and_exit(void *arg)
+{
+	int *fds = arg;
+	int id = shmget(IPC_PRIVATE, 3 * 4096, IPC_CREAT | 0600);
+
+	return write(fds[1], &id, sizeof(id)) == sizeof(id) ? 0 : 1;
+}
+
+static int orphan(pid_t *pid)
+{
+	int fds[2], id = -1;
+
+	if (pipe(fds))
+		exit(2);
+	*pid = spawn(create_and_exit, fds);
+	reap(*pid);
+	if (read(fds[0], &id, sizeof(id)) != sizeof(id))
+		id = -1;
+	close(fds[0]);
+	close(fds[1]);
+	return id;
+}
+
+static int in_new_ns(void *arg)
+{
+	int *fds = arg;
+	unsigned long ns;
+	int id;
+
+	fresh_ipc_ns();
+	ns = ipc_ns_inum();
+	id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	return write(fds[1], &ns, sizeof(ns)) == sizeof(ns) &&
+	       write(fds[1], &id, sizeof(id)) == sizeof(id) ? 0 : 1;
+}
+
+static void expect_destroy(const char *name, unsigned long ns, int id,
+			   int key, size_t size, pid_t cpid, const char *cause)
+{
+	destroys[ndestroys++] = (struct destroy_exp){
+		name, ns, id, key, size, cpid, cause };
+}
+
+static void drive_destroys(void)
+{
+	unsigned long ns;
+	int id, fds[2];
+	pid_t pid;
+	void *addr;
+
+	/* the segment that existed before ipcwatch started */
+	if (setns(ns_before_start_fd, CLONE_NEWIPC) == 0) {
+		addr = shmat(created_before_start, NULL, 0);
+		shmctl(created_before_start, IPC_RMID, NULL);
+		shmdt(addr);
+		/* IPC_RMID of an attached segment makes its key private */
+		expect_destroy("destroy_existing_last_detach", ns_before_start,
+			       created_before_start, IPC_PRIVATE, 12345,
+			       getpid(), "last_detach");
+	}
+
+	ns = begin();
+	id = shmget(0x77, 4096, IPC_CREAT | 0600);
+	shmctl(id, IPC_RMID, NULL);
+	expect_destroy("destroy_rmid", ns, id, 0x77, 4096, getpid(), "rmid");
+
+	sysctl_must_set("shm_rmid_forced", 1);
+	id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	addr = shmat(id, NULL, 0);
+	shmdt(addr);
+	expect_destroy("destroy_forced_detach", ns, id, 0, 4096, getpid(),
+		       "forced_detach");
+	id = orphan(&pid);
+	expect_destroy("destroy_orphan_exit", ns, id, 0, 3 * 4096, pid,
+		       "orphan_exit");
+
+	ns = begin();
+	id = orphan(&pid);
+	sysctl_must_set("shm_rmid_forced", 1);
+	expect_destroy("destroy_orphan_sysctl", ns, id, 0, 3 * 4096, pid,
+		       "orphan_sysctl");
+
+	if (pipe(fds))
+		exit(2);
+	pid = spawn(in_new_ns, fds);
+	reap(pid);
+	if (read(fds[0], &ns, sizeof(ns)) == sizeof(ns) &&
+	    read(fds[0], &id, sizeof(id)) == sizeof(id))
+		expect_destroy("destroy_ns_exit", ns, id, 0, 4096, pid,
+			       "ns_exit");
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static unsigned long shmctl_ns;
+static int shmctl_id;
+
+static void drive_shmctl(void)
+{
+	struct shmid_ds ds;
+
+	shmctl_ns = begin();
+	shmctl_id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	shmctl(shmctl_id, IPC_STAT, &ds);
+	shmctl(shmctl_id + 1000, IPC_STAT, &ds);
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static int semop_until_signal(void *arg)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct sembuf dec = { 0, -1, 0 };
+
+	sigaction(SIGUSR1, &sa, NULL);
+	return semop(*(int *)arg, &dec, 1) ? errno : 0;
+}
+
+static void expect_sem(const char *name, pid_t pid, int id, int nsops,
+		       int index, int num, int op, bool timeout, int err)
+{
+	sems[nsems++] = (struct sem_exp){ name, pid, id, nsops, index, num,
+		op, op ? "ncnt" : "zcnt", timeout, err };
+}
+
+static void drive_sems(void)
+{
+	struct sembuf dec0 = { 0, -1, 0 }, post0 = { 0, 1, 0 };
+	struct sembuf zero1 = { 1, 0, 0 };
+	struct sembuf complex[2] = { { 2, 0, 0 }, { 0, -1, 0 } };
+	union semun one = { .val = 1 };
+	pid_t pid;
+	int id;
+
+	begin();
+	id = semget(IPC_PRIVATE, 3, IPC_CREAT | 0600);
+	semctl(id, 1, SETVAL, one);
+
+	pid = spawn_semop(id, &dec0, 1, -1);
+	wait_in_semop(pid);
+	semop(id, &post0, 1);
+	reap(pid);
+	expect_sem("sem_simple", pid, id, 1, 0, 0, -1, false, 0);
+
+	pid = spawn_semop(id, complex, 2, -1);
+	wait_in_semop(pid);
+	semop(id, &post0, 1);
+	reap(pid);
+	expect_sem("sem_complex", pid, id, 2, 1, 0, -1, false, 0);
+
+	pid = spawn_semop(id, &zero1, 1, 200);
+	reap(pid);
+	expect_sem("sem_timeout", pid, id, 1, 0, 1, 0, true, EAGAIN);
+
+	pid = spawn(semop_until_signal, &id);
+	wait_in_semop(pid);
+	kill(pid, SIGUSR1);
+	reap(pid);
+	expect_sem("sem_signal", pid, id, 1, 0, 0, -1, false, EINTR);
+
+	pid = spawn_semop(id, &dec0, 1, -1);
+	wait_in_semop(pid);
+	semctl(id, 0, IPC_RMID);
+	reap(pid);
+	expect_sem("sem_removed", pid, id, 1, 0, 0, -1, false, EIDRM);
+}
+
+/* ---- checks ----------------------------------------------------------------- */
+
+static void check_creates(const struct ipcwatch_run *r)
+{
+	int i, nomem = 0, file_setup = 0, injected = 0;
+
+	for (i = 0; i < ncreates; i++) {
+		const struct create_exp *x = &creates[i];
+		json_object *ev = find(r, "shm_create", 0, "key",
+				       (long long)x->key, "err",
+				       (long long)x->err, NULL);
+		char name[48];
+
+		if (x->reason)
+			snprintf(name, sizeof(name), "%s.create_%s_%x", mode,
+				 x->reason, x->key);
+		else
+			snprintf(name, sizeof(name), "%s.create_injected_%x",
+				 mode, x->key);
+		if (!tap_is(ev && !find(r, "shm_create", 1, "key",
+					   (long long)x->key, "err",
+					   (long long)x->err, NULL), 1,
+			    "%s.one_event", name))
+			continue;
+		tap_is(jint(ev, "err"), x->err, "%s.err_is_callers", name);
+		tap_is(jint(ev, "id"), x->id, "%s.id", name);
+		tap_is(jint(ev, "pid"), x->pid, "%s.pid", name);
+		tap_is_u(juint(ev, "ipcns"), x->ns, "%s.ipcns", name);
+		tap_is_u(juint(ev, "size"), x->size, "%s.size", name);
+		if (x->reason && !tap_ok(!strcmp(jstr(ev, "reason"), x->reason),
+					 "%s.reason", name))
+			tap_diag("  reason %s", jstr(ev, "reason"));
+		if (x->existing_size)
+			tap_is_u(juint(ev, "existing_size"), x->existing_size,
+				 "%s.existing_size", name);
+		if (x->shm_tot >= 0)
+			tap_is_u(juint(ev, "shm_tot"), x->shm_tot,
+				 "%s.shm_tot", name);
+		if (!x->reason) {
+			injected++;
+			nomem += !strcmp(jstr(ev, "reason"), "nomem");
+			file_setup += !strcmp(jstr(ev, "reason"), "file_setup");
+		}
+	}
+	tap_ok(injected > 0 && nomem > 0 && file_setup > 0,
+	       "%s.create_injected_reasons_nomem_and_file_setup", mode);
+	if (!injected || !nomem || !file_setup)
+		tap_diag("  %d injected: %d nomem, %d file_setup", injected,
+			 nomem, file_setup);
+}
+
+static void check_shmat(const struct ipcwatch_run *r)
+{
+	json_object *ok = find(r, "shmat", 0, "ipcns", (long long)shmat_ns,
+			       "err", 0LL, NULL);
+	json_object *wrap = find(r, "shmat", 0, "ipcns", (long long)shmat_ns,
+				 "err", (long long)EINVAL, NULL);
+	json_object *att, *det;
+
+	tap_is(count_events(r, "shmat", "ipcns", shmat_ns), 2,
+	       "%s.shmat_two_events", mode);
+	tap_is(jint(ok, "id"), shmat_id, "%s.shmat_ok.id", mode);
+	tap_is_u(juint(ok, "raddr"), (unsigned long)attached,
+		 "%s.shmat_ok.raddr", mode);
+	tap_is(jint(ok, "size"), 2 * page_size, "%s.shmat_ok.size", mode);
+	tap_is(jint(ok, "addr_wrap"), 0, "%s.shmat_ok.addr_wrap", mode);
+	tap_is(jint(wrap, "addr_wrap"), 1, "%s.shmat_wrap.addr_wrap", mode);
+	tap_is(jint(wrap, "size"), 2 * page_size, "%s.shmat_wrap.size", mode);
+	tap_is(jint(wrap, "raddr"), 0, "%s.shmat_wrap.raddr", mode);
+
+	att = find(r, "shm_attach", 0, "ipcns", (long long)shmat_ns, NULL);
+	det = find(r, "shm_detach", 0, "ipcns", (long long)shmat_ns, NULL);
+	if (!strcmp(mode, "tracepoint")) {
+		tap_is(jint(att, "nattch"), 1, "%s.shm_attach.nattch", mode);
+		tap_is(jint(det, "nattch"), 0, "%s.shm_detach.nattch", mode);
+	} else {
+		/* documented: attach counts are tracepoint-only */
+		tap_ok(!att && !det, "%s.no_attach_events_without_tracepoints",
+		       mode);
+	}
+}
+
+static void check_destroys(const struct ipcwatch_run *r)
+{
+	int i;
+
+	for (i = 0; i < ndestroys; i++) {
+		const struct destroy_exp *x = &destroys[i];
+		json_object *ev = find(r, "shm_destroy", 0, "ipcns",
+				       (long long)x->ns, "id", (long long)x->id,
+				       NULL);
+
+		tap_ok(ev != NULL, "%s.%s.reported", mode, x->name);
+		if (!tap_ok(!strcmp(jstr(ev, "cause"), x->cause), "%s.%s.cause",
+			    mode, x->name))
+			tap_diag("  cause %s", jstr(ev, "cause"));
+		tap_is(jint(ev, "cpid"), x->cpid, "%s.%s.cpid", mode, x->name);
+		tap_is(jint(ev, "size"), x->size, "%s.%s.size", mode, x->name);
+		tap_is(jint(ev, "key"), x->key, "%s.%s.key", mode, x->name);
+	}
+}
+
+static void check_shmctl(const struct ipcwatch_run *r)
+{
+	json_object *ok = find(r, "shmctl", 0, "ipcns", (long long)shmctl_ns,
+			       "cmd", (long long)IPC_STAT, "ret", 0LL, NULL);
+	json_object *bad = find(r, "shmctl", 0, "ipcns", (long long)shmctl_ns,
+				"ret", (long long)-EINVAL, NULL);
+
+	tap_is(jint(ok, "id"), shmctl_id, "%s.shmctl_stat.id", mode);
+	tap_ok(!strcmp(jstr(ok, "cmd_name"), "IPC_STAT"),
+	       "%s.shmctl_stat.cmd", mode);
+	tap_is(jint(bad, "id"), shmctl_id + 1000, "%s.shmctl_bad_id.id", mode);
+	tap_ok(!strcmp(jstr(bad, "errno"), "EINVAL"),
+	       "%s.shmctl_bad_id.errno", mode);
+}
+
+static void check_sems(const struct ipcwatch_run *r)
+{
+	int i;
+
+	for (i = 0; i < nsems; i++) {
+		const struct sem_exp *x = &sems[i];
+		json_object *b = find(r, "sem_block", 0, "pid",
+				      (long long)x->pid, NULL);
+		json_object *w = find(r, "sem_wake", 0, "pid",
+				      (long long)x->pid, NULL);
+
+		tap_is(count_events(r, "sem_block", "pid", x->pid), 1,
+		       "%s.%s.one_block", mode, x->name);
+		tap_is(jint(b, "id"), x->id, "%s.%s.id", mode, x->name);
+		tap_ok(jint(b, "nsops") == x->nsops &&
+		       jint(b, "index") == x->index &&
+		       jint(b, "sem_num") == x->sem_num &&
+		       jint(b, "sem_op") == x->sem_op,
+		       "%s.%s.blocking_operation", mode, x->name);
+		tap_ok(!strcmp(jstr(b, "counts_as"), x->counts_as),
+		       "%s.%s.counts_as", mode, x->name);
+		tap_is(jint(b, "timeout"), x->timeout, "%s.%s.timeout", mode,
+		       x->name);
+		tap_is(count_events(r, "sem_wake", "pid", x->pid), 1,
+		       "%s.%s.one_wake", mode, x->name);
+		tap_is(jint(w, "err"), x->err, "%s.%s.wake_err", mode, x->name);
+		tap_ok(jint(w, "slept_ns") > 0, "%s.%s.slept_ns", mode, x->name);
+	}
+}
+
+static void reset_expectations(void)
+{
+	ncreates = ndestroys = nsems = 0;
+}
+
+static void test_mode(const char *m)
+{
+	char mode_arg[32];
+	const char *argv[] = { "ipcwatch", "events", "--json", mode_arg, NULL };
+	struct ipcwatch_run r;
+	int before = bpf_prog_count();
+
+	mode = m;
+	reset_expectations();
+	snprintf(mode_arg, sizeof(mode_arg), "--mode=%s", m);
+	create_before_start();
+	if (!tap_ok(ipcwatch_start(&r, argv, NULL, NULL), "%s.starts", mode)) {
+		tap_diag("  exit %d: %s", r.status, r.err);
+		ipcwatch_free(&r);
+		return;
+	}
+	drive_creates();
+	drive_lsm_denied();
+	drive_injected_failures();
+	drive_shmat();
+	drive_destroys();
+	drive_shmctl();
+	drive_sems();
+	/* ns teardown runs from a workqueue: let it happen */
+	sleep(1);
+	ipcwatch_stop(&r);
+	tap_is(r.status, 0, "%s.exits_cleanly_on_sigint", mode);
+	tap_is(bpf_prog_count(), before, "%s.nothing_left_loaded", mode);
+	tap_ok(find(&r, "lost", 0, NULL) == NULL, "%s.nothing_lost", mode);
+
+	check_creates(&r);
+	check_shmat(&r);
+	check_destroys(&r);
+	check_shmctl(&r);
+	check_sems(&r);
+	ipcwatch_free(&r);
+}
+
+/* The 8191 segments of the wrap case would flood the buffer: --failed. */
+static void test_total_wrap(const char *m)
+{
+	char mode_arg[32];
+	const char *argv[] = { "ipcwatch", "events", "--json", "--failed",
+			       mode_arg, NULL };
+	struct ipcwatch_run r;
+	json_object *ev;
+
+	mode = m;
+	reset_expectations();
+	snprintf(mode_arg, sizeof(mode_arg), "--mode=%s", m);
+	if (!tap_ok(ipcwatch_start(&r, argv, NULL, NULL),
+		    "%s.failed_only.starts", mode))
+		return ipcwatch_free(&r);
+	drive_total_wrap();
+	ipcwatch_stop(&r);
+	ev = find(&r, "shm_create", 0, "key", (long long)total_wrap_key, NULL);
+	tap_ok(!strcmp(jstr(ev, "reason"), "total_wrap"),
+	       "%s.create_total_wrap.reason", mode);
+	tap_is(jint(ev, "err"), ENOSPC, "%s.create_total_wrap.err", mode);
+	tap_is_u(juint(ev, "shm_tot"), creates[0].shm_tot,
+		 "%s.create_total_wrap.shm_tot", mode);
+	/* --failed: the 8191 successful creations are not reported */
+	tap_is(count_events(&r, "shm_create", NULL, 0), 1,
+	       "%s.failed_only.only_the_refusal", mode);
+	ipcwatch_free(&r);
+}
+
+/*
+ * A ring buffer of one page and a stopped reader: most of a flood is
+ * lost, and every event is either delivered or counted as lost.
+ */
+static void test_lost_events(const char *m)
+{
+	char mode_arg[32], pid_arg[32];
+	const char *argv[] = { "ipcwatch", "events", "--json",
+			       "--buffer-size=4096", pid_arg, mode_arg, NULL };
+	const int generated = 3000;
+	struct ipcwatch_run r;
+	long long lost = 0;
+	int i, delivered, id;
+
+	mode = m;
+	snprintf(mode_arg, sizeof(mode_arg), "--mode=%s", m);
+	snprintf(pid_arg, sizeof(pid_arg), "--pid=%d", getpid());
+	begin();
+	id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	if (!tap_ok(ipcwatch_start(&r, argv, NULL, NULL), "%s.lost.starts",
+		    mode))
+		return ipcwatch_free(&r);
+	kill(r.pid, SIGSTOP);
+	for (i = 0; i < generated; i++) {
+		struct shmid_ds ds;
+
+		shmctl(id, IPC_STAT, &ds);
+	}
+	kill(r.pid, SIGCONT);
+	ipcwatch_stop(&r);
+	delivered = count_events(&r, "shmctl", NULL, 0);
+	for (i = 0; find(&r, "lost", i, NULL); i++)
+		lost += jint(find(&r, "lost", i, NULL), "lost");
+	tap_diag("%s: %d generated, %d delivered, %lld lost", mode, generated,
+		 delivered, lost);
+	tap_ok(lost > 0, "%s.lost.some_lost", mode);
+	tap_is(delivered + lost, generated, "%s.lost.delivered_plus_lost",
+	       mode);
+	tap_ok(strstr(r.err, "lost") != NULL, "%s.lost.summary_on_stderr",
+	       mode);
+}
+
+static void as_nobody(void *arg)
+{
+	(void)arg;
+	if (setgid(65534) || setuid(65534))
+		_exit(126);
+}
+
+static int make_shm_as_nobody(void *arg)
+{
+	(void)arg;
+	as_nobody(NULL);
+	return shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600) < 0;
+}
+
+static int make_shm(void *arg)
+{
+	(void)arg;
+	return shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600) < 0;
+}
+
+static void test_filters(void)
+{
+	const char *uid_argv[] = { "ipcwatch", "events", "--json",
+				   "--uid=65534", NULL };
+	char ns_arg[48], cg_arg[64];
+	const char *ns_argv[] = { "ipcwatch", "events", "--json", ns_arg, NULL };
+	const char *cg_argv[] = { "ipcwatch", "events", "--json", cg_arg, NULL };
+	struct ipcwatch_run r;
+	unsigned long ns;
+	pid_t nobody, root, inside;
+	int fd;
+
+	mode = "filter";
+	begin();
+	if (ipcwatch_start(&r, uid_argv, NULL, NULL)) {
+		nobody = spawn(make_shm_as_nobody, NULL);
+		root = spawn(make_shm, NULL);
+		reap(nobody);
+		reap(root);
+		ipcwatch_stop(&r);
+		tap_is(count_events(&r, "shm_create", "pid", nobody), 1,
+		       "filter.uid_keeps_matching_task");
+		tap_is(count_events(&r, NULL, "pid", root), 0,
+		       "filter.uid_drops_other_tasks");
+	} else {
+		tap_ok(false, "filter.uid_starts");
+	}
+	ipcwatch_free(&r);
+
+	ns = begin();
+	snprintf(ns_arg, sizeof(ns_arg), "--ipcns=%lu", ns);
+	if (ipcwatch_start(&r, ns_argv, NULL, NULL)) {
+		shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+		begin();
+		shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+		ipcwatch_stop(&r);
+		tap_is(count_events(&r, "shm_create", NULL, 0), 1,
+		       "filter.ipcns_only_that_namespace");
+		tap_is(count_events(&r, "shm_create", "ipcns", ns), 1,
+		       "filter.ipcns_matches");
+	} else {
+		tap_ok(false, "filter.ipcns_starts");
+	}
+	ipcwatch_free(&r);
+
+	mkdir("/sys/fs/cgroup/ipcwatch-test", 0755);
+	snprintf(cg_arg, sizeof(cg_arg), "--cgroup=/sys/fs/cgroup/ipcwatch-test");
+	if (ipcwatch_start(&r, cg_argv, NULL, NULL)) {
+		int go[2];
+		char pidbuf[16];
+
+		if (pipe(go))
+			exit(2);
+		inside = fork();
+		if (inside == 0) {
+			char c;
+
+			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(1);
+			_exit(make_shm(NULL));
+		}
+		fd = open("/sys/fs/cgroup/ipcwatch-test/cgroup.procs", O_WRONLY);
+		snprintf(pidbuf, sizeof(pidbuf), "%d", inside);
+		if (fd < 0 || write(fd, pidbuf, strlen(pidbuf)) < 0)
+			tap_diag("cannot move %d into the cgroup", inside);
+		close(fd);
+		if (write(go[1], "x", 1) != 1)
+			exit(2);
+		close(go[0]);
+		close(go[1]);
+		root = spawn(make_shm, NULL);
+		reap(inside);
+		reap(root);
+		ipcwatch_stop(&r);
+		tap_is(count_events(&r, "shm_create", "pid", inside), 1,
+		       "filter.cgroup_keeps_task_inside");
+		tap_is(count_events(&r, NULL, "pid", root), 0,
+		       "filter.cgroup_drops_task_outside");
+	} else {
+		tap_ok(false, "filter.cgroup_starts");
+	}
+	ipcwatch_free(&r);
+	rmdir("/sys/fs/cgroup/ipcwatch-test");
+}
+
+/* In a private mount namespace, hide the kernel's BTF. */
+static void without_btf(void *arg)
+{
+	(void)arg;
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("/dev/null", "/sys/kernel/btf/vmlinux", NULL, MS_BIND, NULL))
+		_exit(126);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Bad input: one line naming the problem, non-zero exit, nothing loaded. */
+static void test_bad_input(void)
+{
+	static const struct {
+		const char *name;
+		const char *argv[6];
+		run_setup_fn setup;
+		int status;
+		const char *says;
+	} cases[] = {
+		{ "unknown_option", { "ipcwatch", "events", "--bogus" }, NULL,
+		  2, "unrecognized option '--bogus'" },
+		{ "malformed_pid", { "ipcwatch", "events", "-p", "12x" }, NULL,
+		  2, "invalid PID '12x'" },
+		{ "malformed_uid", { "ipcwatch", "events", "--uid=-1" }, NULL,
+		  2, "invalid UID '-1'" },
+		{ "bad_mode", { "ipcwatch", "events", "--mode=kprobe" }, NULL,
+		  2, "invalid mode 'kprobe'" },
+		{ "bad_buffer", { "ipcwatch", "events", "--buffer-size=3000" },
+		  NULL, 1, "must be a power of 2" },
+		{ "unreadable_cgroup",
+		  { "ipcwatch", "events", "--cgroup=/sys/fs/cgroup/nope" },
+		  NULL, 1, "cannot open cgroup /sys/fs/cgroup/nope" },
+		{ "bpf_not_permitted", { "ipcwatch", "events" }, as_nobody, 1,
+		  "BPF not permitted" },
+		{ "no_btf", { "ipcwatch", "events" }, without_btf, 1,
+		  "this kernel has no BTF" },
+		{ "unknown_command", { "ipcwatch", "frobnicate" }, NULL, 2,
+		  "unknown command 'frobnicate'" },
+	};
+	int before = bpf_prog_count();
+	size_t i;
+
+	mode = "bad_input";
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct ipcwatch_run r;
+
+		ipcwatch_exec(&r, cases[i].argv, cases[i].setup, NULL);
+		tap_is(r.status, cases[i].status, "bad_input.%s.exit_status",
+		       cases[i].name);
+		if (!tap_ok(strstr(r.err, cases[i].says) &&
+			    count_lines(r.err) == 1,
+			    "bad_input.%s.one_line", cases[i].name))
+			tap_diag("  stderr: %s", r.err);
+		ipcwatch_free(&r);
+	}
+	tap_is(bpf_prog_count(), before, "bad_input.nothing_left_loaded");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page_size = sysconf(_SC_PAGESIZE);
+	/* failslab: fail where asked, quietly */
+	{
+		int fd = open("/sys/kernel/debug/failslab/ignore-gfp-wait",
+			      O_WRONLY);
+
+		if (fd >= 0 && write(fd, "N", 1) < 0)
+			tap_diag("failslab setup failed");
+		close(fd);
+		fd = open("/sys/kernel/debug/failslab/verbose", O_WRONLY);
+		if (fd >= 0 && write(fd, "0", 1) < 0)
+			tap_diag("failslab setup failed");
+		close(fd);
+	}
+
+	test_mode("tracepoint");
+	test_mode("fentry");
+	test_total_wrap("tracepoint");
+	test_total_wrap("fentry");
+	test_lost_events("tracepoint");
+	test_lost_events("fentry");
+	test_filters();
+	test_bad_input();
+	return tap_done();
+}

@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoint suite: every path of the ipc trace events, read back from
+ * tracefs as text, with exact field values and exactly one event per
+ * action. Runs in fresh IPC namespaces, as root, on the patched kernel.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipcutil.h"
+#include "lsm_deny.skel.h"
+#include "tap.h"
+#include "tracefs.h"
+
+#ifndef SHM_HUGE_SHIFT
+#define SHM_HUGE_SHIFT 26
+#endif
+
+const char *tap_suite = "tracepoints";
+
+static struct trace_log tlog;
+static long page_size;
+
+/* Start a case: fresh namespace, empty buffer. */
+static void begin(void)
+{
+	fresh_ipc_ns();
+	trace_clear();
+}
+
+static int err_of(long ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
+/* The one event called @name, checked to be alone of its kind. */
+static const struct trace_event *only(const char *name, const char *check)
+{
+	trace_read(&tlog);
+	if (!tap_is(trace_count(&tlog, name), 1, "%s.one_%s_event", check,
+		    name))
+		return NULL;
+	return trace_find(&tlog, name, 0);
+}
+
+static void check_common(const struct trace_event *ev, const char *check,
+			 pid_t pid, unsigned long ns)
+{
+	tap_is(ev ? ev->pid : -1, pid, "%s.pid", check);
+	tap_is_u(ev_unum(ev, "ns"), ns, "%s.ns", check);
+}
+
+/* --- shm_create ------------------------------------------------------ */
+
+static void test_create_ok(void)
+{
+	const struct trace_event *ev;
+	int id;
+
+	begin();
+	id = shmget(0x1234, 5000, IPC_CREAT | 0600);
+	ev = only("shm_create", "create_ok");
+	check_common(ev, "create_ok", getpid(), ipc_ns_inum());
+	tap_is(ev_num(ev, "key"), 0x1234, "create_ok.key");
+	tap_is(ev_num(ev, "size"), 5000, "create_ok.size");
+	tap_is(ev_num(ev, "pages"), 2, "create_ok.pages");
+	tap_is(ev_num(ev, "shmflg"), IPC_CREAT | 0600, "create_ok.shmflg");
+	tap_is_u(ev_unum(ev, "shmmax"), SHM_DEFAULT_LIMIT, "create_ok.shmmax");
+	tap_is_u(ev_unum(ev, "shmall"), SHM_DEFAULT_LIMIT, "create_ok.shmall");
+	tap_is(ev_num(ev, "shmmni"), 4096, "create_ok.shmmni");
+	tap_is(ev_num(ev, "shm_tot"), 0, "create_ok.shm_tot_before");
+	tap_is(ev_num(ev, "id"), id, "create_ok.id");
+	tap_is(ev_num(ev, "err"), 0, "create_ok.err");
+	tap_ok(!strcmp(ev_str(ev, "reason"), "ok"), "create_ok.reason");
+	tap_is(ev_num(ev, "existing_size"), 0, "create_ok.existing_size");
+
+	/* shm_tot is the count before this request: the 2 pages above */
+	trace_clear();
+	shmget(IPC_PRIVATE, page_size, IPC_CREAT | 0600);
+	ev = only("shm_create", "create_second");
+	tap_is(ev_num(ev, "shm_tot"), 2, "create_second.shm_tot_before");
+
+	/* finding an existing segment creates nothing and traces nothing */
+	trace_clear();
+	shmget(0x1234, 100, 0600);
+	trace_read(&tlog);
+	tap_is(trace_count(&tlog, "shm_create"), 0, "create_existing.silent");
+}
+
+struct refusal {
+	const char *check;
+	const char *sysctl;	/* set before the request, or NULL */
+	unsigned long value;
+	size_t size;
+	int flags;
+	int err;
+	const char *reason;
+};
+
+static const struct refusal refusals[] = {
+	{ "refuse_too_small", NULL, 0, 0, 0, EINVAL, "too_small" },
+	{ "refuse_over_shmmax", "shmmax", 4096, 4097, 0, EINVAL,
+	  "over_shmmax" },
+	{ "refuse_page_overflow", "shmmax", ~0UL, ~0UL - 10, 0, ENOSPC,
+	  "page_overflow" },
+	{ "refuse_over_shmall", "shmall", 1, 8192, 0, ENOSPC, "over_shmall" },
+	{ "refuse_shmall_zero", "shmall", 0, 1, 0, ENOSPC, "over_shmall" },
+	{ "refuse_bad_hugepage", NULL, 0, 4096,
+	  SHM_HUGETLB | (5 << SHM_HUGE_SHIFT), EINVAL, "bad_hugepage" },
+};
+
+/* One refused request: one event, its errno the caller's, its reason. */
+static const struct trace_event *check_refusal(const char *check, int ret,
+						int want_err,
+						const char *reason)
+{
+	const struct trace_event *ev;
+	int err = ret < 0 ? errno : 0;
+
+	tap_is(err, want_err, "%s.errno", check);
+	ev = only("shm_create", check);
+	tap_is(ev_num(ev, "err"), err, "%s.event_err_is_callers", check);
+	tap_is(ev_num(ev, "id"), -1, "%s.id", check);
+	if (!tap_ok(!strcmp(ev_str(ev, "reason"), reason), "%s.reason",
+		    check))
+		tap_diag("  reason=%s", ev_str(ev, "reason"));
+	return ev;
+}
+
+static void test_refusals(void)
+{
+	const struct trace_event *ev;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		const struct refusal *r = &refusals[i];
+
+		begin();
+		if (r->sysctl)
+			sysctl_must_set(r->sysctl, r->value);
+		ret = shmget(IPC_PRIVATE, r->size, IPC_CREAT | r->flags | 0600);
+		ev = check_refusal(r->check, ret, r->err, r->reason);
+		tap_is_u(ev_unum(ev, "size"), r->size, "%s.size", r->check);
+		if (r->sysctl)
+			tap_is_u(ev_unum(ev, r->sysctl), r->value, "%s.%s",
+				 r->check, r->sysctl);
+	}
+	/* the page round-up wraps to 0 pages, as the kernel computed it */
+	begin();
+	sysctl_must_set("shmmax", ~0UL);
+	shmget(IPC_PRIVATE, ~0UL - 10, IPC_CREAT | 0600);
+	ev = only("shm_create", "refuse_page_overflow_pages");
+	tap_is(ev_num(ev, "pages"), 0, "refuse_page_overflow.pages_wrapped");
+
+	begin();
+	sysctl_must_set("shmmni", 1);
+	shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	trace_clear();
+	ret = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	ev = check_refusal("refuse_no_ids", ret, ENOSPC, "no_ids");
+	tap_is(ev_num(ev, "shmmni"), 1, "refuse_no_ids.shmmni");
+
+	begin();
+	shmget(0x5432001, 16 * page_size, IPC_CREAT | 0600);
+	trace_clear();
+	ret = shmget(0x5432001, 32 * page_size, 0600);
+	ev = check_refusal("refuse_existing_smaller", ret, EINVAL,
+			   "existing_smaller");
+	tap_is(ev_num(ev, "existing_size"), 16 * page_size,
+	       "refuse_existing_smaller.existing_size");
+	tap_is(ev_num(ev, "size"), 32 * page_size,
+	       "refuse_existing_smaller.size");
+	tap_is(ev_num(ev, "key"), 0x5432001, "refuse_existing_smaller.key");
+}
+
+static void test_total_wrap(void)
+{
+	size_t huge = LONG_MAX;
+	unsigned long pages = (huge + page_size - 1) / page_size;
+	unsigned long fit = ~0UL / pages, i;
+	const struct trace_event *ev;
+	int ret;
+
+	begin();
+	sysctl_must_set("shmmni", 2 * fit + 16);
+	trace_ipc_enable(false);
+	for (i = 0; i < fit; i++)
+		if (shmget(IPC_PRIVATE, huge,
+			   IPC_CREAT | SHM_NORESERVE | 0600) < 0)
+			break;
+	trace_ipc_enable(true);
+	trace_clear();
+	ret = shmget(IPC_PRIVATE, huge, IPC_CREAT | SHM_NORESERVE | 0600);
+	ev = check_refusal("refuse_total_wrap", ret, ENOSPC, "total_wrap");
+	tap_is_u(ev_unum(ev, "shm_tot"), fit * pages,
+		 "refuse_total_wrap.shm_tot");
+	tap_is_u(ev_unum(ev, "pages"), pages, "refuse_total_wrap.pages");
+}
+
+static void test_lsm_denied(void)
+{
+	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+	int ret;
+
+	if (!tap_ok(skel != NULL, "refuse_lsm_denied.bpf_open"))
+		return;
+	skel->rodata->target_tgid = getpid();
+	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
+		    "refuse_lsm_denied.bpf_attach")) {
+		lsm_deny_bpf__destroy(skel);
+		return;
+	}
+	begin();
+	ret = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	lsm_deny_bpf__destroy(skel);
+	check_refusal("refuse_lsm_denied", ret, EPERM, "lsm_denied");
+
+	trace_clear();
+	tap_ok(shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600) >= 0,
+	       "refuse_lsm_denied.detached_allows_again");
+}
+
+static void write_str(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0) {
+		perror(path);
+		exit(2);
+	}
+	close(fd);
+}
+
+/*
+ * Fail the nth slab allocation of the next shmget(), for n = 1, 2, ...
+ * until one succeeds: every failure must give one event whose errno is
+ * the caller's. The first allocation is the segment itself (nomem);
+ * later ones reach the shmem file setup (file_setup).
+ */
+static void test_injected_failures(void)
+{
+	const struct trace_event *ev;
+	bool seen_file_setup = false, consistent = true;
+	int n, ret, err, first_err = 0, failures = 0, nth_fd;
+	char first_reason[32] = "";
+
+	write_str("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
+	write_str("/sys/kernel/debug/failslab/verbose", "0");
+	/* opened once: an open() between arming and shmget() would count */
+	nth_fd = open("/proc/thread-self/fail-nth", O_WRONLY);
+	if (nth_fd < 0) {
+		perror("fail-nth");
+		exit(2);
+	}
+	begin();
+	for (n = 1; n < 100; n++) {
+		char nth[16];
+
+		trace_clear();
+		snprintf(nth, sizeof(nth), "%d", n);
+		if (write(nth_fd, nth, strlen(nth)) < 0)
+			exit(2);
+		ret = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+		err = errno;
+		/* disarm, in case shmget() made fewer allocations than n */
+		if (write(nth_fd, "0", 1) < 0)
+			exit(2);
+		if (ret >= 0)
+			break;
+		failures++;
+		trace_read(&tlog);
+		ev = trace_find(&tlog, "shm_create", 0);
+		if (trace_count(&tlog, "shm_create") != 1 ||
+		    ev_num(ev, "err") != err) {
+			tap_diag("fail-nth %d: errno %d, %d events, err=%lld",
+				 n, err, trace_count(&tlog, "shm_create"),
+				 ev_num(ev, "err"));
+			consistent = false;
+		}
+		if (n == 1) {
+			first_err = err;
+			snprintf(first_reason, sizeof(first_reason), "%s",
+				 ev_str(ev, "reason"));
+		}
+		if (!strcmp(ev_str(ev, "reason"), "file_setup"))
+			seen_file_setup = true;
+	}
+	tap_diag("shmget survived %d injected allocation failures", failures);
+	tap_ok(n < 100, "refuse_injected.eventually_succeeds");
+	tap_ok(failures > 0 && consistent, "refuse_injected.one_event_each");
+	tap_is(first_err, ENOMEM, "refuse_nomem.errno");
+	tap_ok(!strcmp(first_reason, "nomem"), "refuse_nomem.reason");
+	tap_ok(seen_file_setup, "refuse_file_setup.reason_seen");
+	close(nth_fd);
+}
+
+/* --- shmat, attach, detach --------------------------------------------- */
+
+static void test_shmat(void)
+{
+	void *top = (void *)(~0UL - (unsigned long)page_size + 1);
+	const struct trace_event *ev;
+	unsigned long ns;
+	pid_t pid;
+	void *addr;
+	int id;
+
+	begin();
+	ns = ipc_ns_inum();
+	id = shmget(IPC_PRIVATE, 2 * page_size, IPC_CREAT | 0600);
+	trace_clear();
+	addr = shmat(id, NULL, SHM_RDONLY);
+	ev = only("shmat", "shmat_ok");
+	check_common(ev, "shmat_ok", getpid(), ns);
+	tap_is(ev_num(ev, "id"), id, "shmat_ok.id");
+	tap_is(ev_num(ev, "addr"), 0, "shmat_ok.addr");
+	tap_is(ev_num(ev, "shmflg"), SHM_RDONLY, "shmat_ok.shmflg");
+	tap_is(ev_num(ev, "size"), 2 * page_size, "shmat_ok.size");
+	tap_is_u(ev_unum(ev, "raddr"), (unsigned long)addr, "shmat_ok.raddr");
+	tap_is(ev_num(ev, "err"), 0, "shmat_ok.err");
+	tap_is(ev_num(ev, "addr_wrap"), 0, "shmat_ok.addr_wrap");
+	ev = only("shm_attach", "shmat_ok");
+	tap_is(ev_num(ev, "nattch"), 1, "shmat_ok.nattch");
+	tap_is(ev_num(ev, "id"), id, "shmat_ok.attach_id");
+	tap_is(trace_count(&tlog, "shm_detach"), 0, "shmat_ok.no_detach");
+
+	/* fork attaches in the parent, the child's exit detaches */
+	trace_clear();
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	reap(pid);
+	ev = only("shm_attach", "fork_attach");
+	tap_is(ev_num(ev, "nattch"), 2, "fork_attach.nattch");
+	tap_is(ev ? ev->pid : -1, getpid(), "fork_attach.pid");
+	ev = only("shm_detach", "child_exit_detach");
+	tap_is(ev_num(ev, "nattch"), 1, "child_exit_detach.nattch");
+	tap_is(ev ? ev->pid : -1, pid, "child_exit_detach.pid");
+
+	trace_clear();
+	shmdt(addr);
+	ev = only("shm_detach", "shmdt");
+	tap_is(ev_num(ev, "nattch"), 0, "shmdt.nattch");
+	tap_is(trace_count(&tlog, "shm_destroy"), 0, "shmdt.no_destroy");
+
+	trace_clear();
+	addr = shmat(id, top, 0);
+	tap_is(err_of(addr == (void *)-1 ? -1 : 0), EINVAL,
+	       "shmat_wrap.errno");
+	ev = only("shmat", "shmat_wrap");
+	tap_is_u(ev_unum(ev, "addr"), (unsigned long)top, "shmat_wrap.addr");
+	tap_is(ev_num(ev, "size"), 2 * page_size, "shmat_wrap.size");
+	tap_is(ev_num(ev, "raddr"), 0, "shmat_wrap.raddr");
+	tap_is(ev_num(ev, "err"), EINVAL, "shmat_wrap.err");
+	tap_is(ev_num(ev, "addr_wrap"), 1, "shmat_wrap.addr_wrap");
+	tap_is(trace_count(&tlog, "shm_attach") +
+	       trace_count(&tlog, "shm_detach"), 0,
+	       "shmat_wrap.attach_count_unchanged");
+
+	trace_clear();
+	shmat(id + 1000, NULL, 0);
+	ev = only("shmat", "shmat_bad_id");
+	tap_is(ev_num(ev, "err"), EINVAL, "shmat_bad_id.err");
+	tap_is(ev_num(ev, "size"), 0, "shmat_bad_id.size");
+	tap_is(ev_num(ev, "addr_wrap"), 0, "shmat_bad_id.addr_wrap");
+}
+
+/* --- shm_destroy and shmctl ---------------------------------------------- */
+
+static void check_destroy(const char *check, int id, pid_t cpid,
+			  const char *cause)
+{
+	const struct trace_event *ev = only("shm_destroy", check);
+
+	tap_is(ev_num(ev, "id"), id, "%s.id", check);
+	tap_is(ev_num(ev, "cpid"), cpid, "%s.cpid", check);
+	if (!tap_ok(!strcmp(ev_str(ev, "cause"), cause), "%s.cause", check))
+		tap_diag("  cause=%s", ev_str(ev, "cause"));
+}
+
+static int create_and_exit(void *arg)
+{
+	int *pipefd = arg;
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+
+	return write(pipefd[1], &id, sizeof(id)) == sizeof(id) ? 0 : 1;
+}
+
+/* A child creates a segment and exits; returns its id, *pid the child. */
+static int orphan(pid_t *pid)
+{
+	int pipefd[2], id = -1;
+
+	if (pipe(pipefd))
+		exit(2);
+	*pid = spawn(create_and_exit, pipefd);
+	reap(*pid);
+	if (read(pipefd[0], &id, sizeof(id)) != sizeof(id))
+		id = -1;
+	close(pipefd[0]);
+	close(pipefd[1]);
+	return id;
+}
+
+static int create_in_new_ns(void *arg)
+{
+	int *pipefd = arg;
+	unsigned long ns;
+	int id;
+
+	fresh_ipc_ns();
+	ns = ipc_ns_inum();
+	id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	if (write(pipefd[1], &ns, sizeof(ns)) != sizeof(ns) ||
+	    write(pipefd[1], &id, sizeof(id)) != sizeof(id))
+		return 1;
+	return 0;
+}
+
+static void test_destroy(void)
+{
+	const struct trace_event *ev;
+	struct timespec pause = { .tv_nsec = 10000000 };
+	unsigned long child_ns = 0;
+	int id, pipefd[2], tries;
+	pid_t pid;
+	void *addr;
+
+	begin();
+	id = shmget(0x77, page_size, IPC_CREAT | 0640);
+	trace_clear();
+	shmctl(id, IPC_RMID, NULL);
+	check_destroy("destroy_rmid", id, getpid(), "rmid");
+	ev = trace_find(&tlog, "shm_destroy", 0);
+	tap_is(ev_num(ev, "key"), 0x77, "destroy_rmid.key");
+	tap_is(ev_num(ev, "size"), page_size, "destroy_rmid.size");
+	tap_is(ev_num(ev, "pages"), 1, "destroy_rmid.pages");
+	tap_ok(ev_num(ev, "uid") == 0 && ev_num(ev, "cuid") == 0 &&
+	       ev_num(ev, "cgid") == 0, "destroy_rmid.owner");
+	tap_ok(ev_num(ev, "ctime") > 0, "destroy_rmid.ctime");
+	ev = only("shmctl", "destroy_rmid");
+	tap_ok(!strcmp(ev_str(ev, "cmd"), "IPC_RMID"), "destroy_rmid.cmd");
+	tap_is(ev_num(ev, "ret"), 0, "destroy_rmid.shmctl_ret");
+
+	begin();
+	id = shmget(IPC_PRIVATE, page_size, IPC_CREAT | 0600);
+	addr = shmat(id, NULL, 0);
+	trace_clear();
+	shmctl(id, IPC_RMID, NULL);
+	trace_read(&tlog);
+	tap_is(trace_count(&tlog, "shm_destroy"), 0,
+	       "destroy_last_detach.kept_while_attached");
+	trace_clear();
+	shmdt(addr);
+	check_destroy("destroy_last_detach", id, getpid(), "last_detach");
+
+	begin();
+	sysctl_must_set("shm_rmid_forced", 1);
+	id = shmget(IPC_PRIVATE, page_size, IPC_CREAT | 0600);
+	addr = shmat(id, NULL, 0);
+	trace_clear();
+	shmdt(addr);
+	check_destroy("destroy_forced_detach", id, getpid(), "forced_detach");
+
+	trace_clear();
+	id = orphan(&pid);
+	check_destroy("destroy_orphan_exit", id, pid, "orphan_exit");
+	ev = trace_find(&tlog, "shm_destroy", 0);
+	tap_is(ev ? ev->pid : -1, pid, "destroy_orphan_exit.pid");
+
+	begin();
+	id = orphan(&pid);
+	trace_read(&tlog);
+	tap_is(trace_count(&tlog, "shm_destroy"), 0,
+	       "destroy_orphan_sysctl.kept_at_exit");
+	trace_clear();
+	sysctl_must_set("shm_rmid_forced", 1);
+	check_destroy("destroy_orphan_sysctl", id, pid, "orphan_sysctl");
+
+	/* the namespace is freed from a workqueue: wait for it */
+	trace_clear();
+	if (pipe(pipefd))
+		exit(2);
+	pid = spawn(create_in_new_ns, pipefd);
+	reap(pid);
+	if (read(pipefd[0], &child_ns, sizeof(child_ns)) != sizeof(child_ns) ||
+	    read(pipefd[0], &id, sizeof(id)) != sizeof(id))
+		id = -1;
+	close(pipefd[0]);
+	close(pipefd[1]);
+	for (tries = 0; tries < 1000; tries++) {
+		trace_read(&tlog);
+		if (trace_count(&tlog, "shm_destroy"))
+			break;
+		nanosleep(&pause, NULL);
+	}
+	check_destroy("destroy_ns_exit", id, pid, "ns_exit");
+	ev = trace_find(&tlog, "shm_destroy", 0);
+	tap_is_u(ev_unum(ev, "ns"), child_ns, "destroy_ns_exit.ns");
+}
+
+static void test_shmctl(void)
+{
+	const struct trace_event *ev;
+	struct shmid_ds ds;
+	int id;
+
+	begin();
+	id = shmget(IPC_PRIVATE, page_size, IPC_CREAT | 0600);
+	trace_clear();
+	shmctl(id, IPC_STAT, &ds);
+	ev = only("shmctl", "shmctl_stat");
+	check_common(ev, "shmctl_stat", getpid(), ipc_ns_inum());
+	tap_ok(!strcmp(ev_str(ev, "cmd"), "IPC_STAT"), "shmctl_stat.cmd");
+	tap_is(ev_num(ev, "id"), id, "shmctl_stat.id");
+	tap_is(ev_num(ev, "ret"), 0, "shmctl_stat.ret");
+
+	trace_clear();
+	shmctl(id + 1000, IPC_STAT, &ds);
+	ev = only("shmctl", "shmctl_bad_id");
+	tap_is(ev_num(ev, "ret"), -EINVAL, "shmctl_bad_id.ret");
+
+	trace_clear();
+	shmctl(id, SHM_LOCK, NULL);
+	ev = only("shmctl", "shmctl_lock");
+	tap_ok(!strcmp(ev_str(ev, "cmd"), "SHM_LOCK"), "shmctl_lock.cmd");
+	tap_is(ev_num(ev, "ret"), 0, "shmctl_lock.ret");
+
+	trace_clear();
+	shmctl(0, SHM_INFO, &ds);
+	ev = only("shmctl", "shmctl_info");
+	tap_ok(!strcmp(ev_str(ev, "cmd"), "SHM_INFO"), "shmctl_info.cmd");
+	tap_is(ev_num(ev, "ret"), id & 0x7fff, "shmctl_info.ret_max_index");
+}
+
+/* --- sem_block, sem_wake --------------------------------------------------- */
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static int semop_with_handler(void *arg)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct sembuf dec = { 0, -1, 0 };
+	int *id = arg;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	return semop(*id, &dec, 1) ? errno : 0;
+}
+
+static int sem_set(int nsems, int value1)
+{
+	union semun arg = { .val = value1 };
+	int id = semget(IPC_PRIVATE, nsems, IPC_CREAT | 0600);
+
+	if (id < 0 || semctl(id, 1, SETVAL, arg) < 0)
+		exit(2);
+	return id;
+}
+
+static void check_block(const char *check, pid_t pid, int id, int nsops,
+			int index, int num, int op, const char *counts_as,
+			int timeout)
+{
+	const struct trace_event *ev = only("sem_block", check);
+
+	check_common(ev, check, pid, ipc_ns_inum());
+	tap_is(ev_num(ev, "id"), id, "%s.id", check);
+	tap_is(ev_num(ev, "nsops"), nsops, "%s.nsops", check);
+	tap_is(ev_num(ev, "index"), index, "%s.index", check);
+	tap_is(ev_num(ev, "sem_num"), num, "%s.sem_num", check);
+	tap_is(ev_num(ev, "sem_op"), op, "%s.sem_op", check);
+	tap_is(ev_num(ev, "sem_flg"), 0, "%s.sem_flg", check);
+	tap_ok(!strcmp(ev_str(ev, "counts_as"), counts_as), "%s.counts_as",
+	       check);
+	tap_is(ev_num(ev, "timeout"), timeout, "%s.timeout", check);
+}
+
+static void check_wake(const char *check, pid_t pid, int id, int err)
+{
+	const struct trace_event *ev = only("sem_wake", check);
+
+	tap_is(ev ? ev->pid : -1, pid, "%s.pid", check);
+	tap_is(ev_num(ev, "id"), id, "%s.id", check);
+	tap_is(ev_num(ev, "err"), err, "%s.err", check);
+}
+
+static void test_sem(void)
+{
+	struct sembuf dec0 = { 0, -1, 0 }, post0 = { 0, 1, 0 };
+	struct sembuf zero1 = { 1, 0, 0 };
+	/* passes its wait-for-zero on sem 2, then blocks at index 1 */
+	struct sembuf complex[2] = { { 2, 0, 0 }, { 0, -1, 0 } };
+	struct sembuf nowait = { 0, -1, IPC_NOWAIT };
+	pid_t pid;
+	int id;
+
+	begin();
+	id = sem_set(3, 1);
+	pid = spawn_semop(id, &dec0, 1, -1);
+	wait_in_semop(pid);
+	check_block("sem_block_simple", pid, id, 1, 0, 0, -1, "ncnt", 0);
+	trace_clear();
+	semop(id, &post0, 1);
+	tap_is(reap(pid), 0, "sem_wake_ok.semop_returned_0");
+	check_wake("sem_wake_ok", pid, id, 0);
+
+	trace_clear();
+	pid = spawn_semop(id, complex, 2, -1);
+	wait_in_semop(pid);
+	check_block("sem_block_complex", pid, id, 2, 1, 0, -1, "ncnt", 0);
+	trace_clear();
+	semop(id, &post0, 1);
+	reap(pid);
+	check_wake("sem_wake_complex", pid, id, 0);
+
+	trace_clear();
+	pid = spawn_semop(id, &zero1, 1, 200);
+	tap_is(reap(pid), EAGAIN, "sem_wake_timeout.semtimedop_eagain");
+	check_block("sem_block_timeout", pid, id, 1, 0, 1, 0, "zcnt", 1);
+	check_wake("sem_wake_timeout", pid, id, EAGAIN);
+
+	trace_clear();
+	pid = spawn(semop_with_handler, &id);
+	wait_in_semop(pid);
+	kill(pid, SIGUSR1);
+	tap_is(reap(pid), EINTR, "sem_wake_signal.semop_eintr");
+	check_wake("sem_wake_signal", pid, id, EINTR);
+
+	trace_clear();
+	pid = spawn_semop(id, &dec0, 1, -1);
+	wait_in_semop(pid);
+	semctl(id, 0, IPC_RMID);
+	tap_is(reap(pid), EIDRM, "sem_wake_removed.semop_eidrm");
+	check_wake("sem_wake_removed", pid, id, EIDRM);
+
+	/* operations that do not sleep pass no tracepoint */
+	id = sem_set(3, 1);
+	trace_clear();
+	semop(id, &nowait, 1);
+	semop(id, &post0, 1);
+	semop(id, &dec0, 1);
+	trace_read(&tlog);
+	tap_is(trace_count(&tlog, "sem_block") + trace_count(&tlog, "sem_wake"),
+	       0, "sem_fast_path.silent");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page_size = sysconf(_SC_PAGESIZE);
+	trace_ipc_enable(true);
+
+	test_create_ok();
+	test_refusals();
+	test_total_wrap();
+	test_lsm_denied();
+	test_injected_failures();
+	test_shmat();
+	test_destroy();
+	test_shmctl();
+	test_sem();
+
+	trace_ipc_enable(false);
+	return tap_done();
+}
