@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcwatch collector: System V shm and semaphore events into one ring
+ * buffer.
+ *
+ * Two sets of programs, one chosen at load time by user space:
+ *  - tp_btf programs on the ipc trace events of the kernel-patches/ series;
+ *  - fentry/fexit programs on the functions behind the same events, for stock
+ *    kernels with BTF. shm_attach/shm_detach exist only as tracepoints.
+ *
+ * Filters are read-only data set before load. Per-thread state is keyed
+ * by the whole pid_tgid. Every event the ring buffer cannot take is
+ * counted in lost_events; user space reports it.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "ipcwatch.h"
+
+#define EINVAL		22
+#define ENOSPC		28
+#define IPC_64		0x0100
+#define IPC_RMID	0
+#define SHM_HUGETLB	04000
+#define SHM_RND		020000
+#define SHM_REMAP	040000
+#define SHM_DEST	01000
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define MAX_ERRNO	4095
+#define IS_ERR_VALUE(x)	((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+
+#define IPCW_BODY_OFFSET __builtin_offsetof(struct ipcw_event, shm_create)
+
+/* Filters, set by user space before load; 0 / false: no filter. */
+const volatile __u32 targ_tgid;
+const volatile bool filter_uid;
+const volatile __u32 targ_uid;
+const volatile __u32 targ_ipcns;
+const volatile bool filter_cgroup;
+const volatile bool failed_only;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);	/* resized by user space */
+} events SEC(".maps");
+
+/* Events the ring buffer could not take, per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
+/* A task asleep in semop(): when and on what, for sem_wake. */
+struct sem_sleep {
+	__u64 ts_ns;
+	const struct sembuf *sops;	/* fentry mode: the caller's array */
+	__u16 sem_num;
+	__s16 sem_op;
+	bool blocked;
+	bool timeout;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);		/* pid_tgid */
+	__type(value, struct sem_sleep);
+} sem_sleepers SEC(".maps");
+
+static __always_inline bool wanted(__u32 ipcns, bool failed)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	if (failed_only && !failed)
+		return false;
+	if (targ_tgid && pid_tgid >> 32 != targ_tgid)
+		return false;
+	if (filter_uid && (__u32)bpf_get_current_uid_gid() != targ_uid)
+		return false;
+	if (targ_ipcns && ipcns != targ_ipcns)
+		return false;
+	if (filter_cgroup && !bpf_current_task_under_cgroup(&cgroup_filter, 0))
+		return false;
+	return true;
+}
+
+/* Reserve and fill the common part, or count the loss. */
+static __always_inline struct ipcw_event *event_start(__u32 type, __u32 ipcns,
+						       bool failed)
+{
+	struct ipcw_event *e;
+	__u64 pid_tgid, uid_gid;
+	__u32 zero = 0;
+	__u64 *lost;
+
+	if (!wanted(ipcns, failed))
+		return NULL;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		lost = bpf_map_lookup_elem(&lost_events, &zero);
+		if (lost)
+			(*lost)++;
+		return NULL;
+	}
+	pid_tgid = bpf_get_current_pid_tgid();
+	uid_gid = bpf_get_current_uid_gid();
+	e->ts_ns = bpf_ktime_get_ns();
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->type = type;
+	e->pid = pid_tgid >> 32;
+	e->tid = (__u32)pid_tgid;
+	e->uid = (__u32)uid_gid;
+	e->gid = uid_gid >> 32;
+	e->ipcns = ipcns;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	__builtin_memset((void *)e + IPCW_BODY_OFFSET, 0,
+			 sizeof(*e) - IPCW_BODY_OFFSET);
+	return e;
+}
+
+static __always_inline __u32 ns_inum(const struct ipc_namespace *ns)
+{
+	return BPF_CORE_READ(ns, ns.inum);
+}
+
+static __always_inline __u32 current_ipcns(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return BPF_CORE_READ(task, nsproxy, ipc_ns, ns.inum);
+}
+
+static __always_inline void fill_create(struct ipcw_event *e,
+					const struct ipc_namespace *ns,
+					key_t key, __u64 size, int shmflg,
+					__u64 shm_tot, int ret, __u32 reason,
+					__u64 existing_size)
+{
+	struct ipcw_shm_create *c = &e->shm_create;
+
+	c->size = size;
+	c->pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	c->shmmax = BPF_CORE_READ(ns, shm_ctlmax);
+	c->shmall = BPF_CORE_READ(ns, shm_ctlall);
+	c->shmmni = BPF_CORE_READ(ns, shm_ctlmni);
+	c->shm_tot = shm_tot;
+	c->existing_size = existing_size;
+	c->key = key;
+	c->shmflg = shmflg;
+	c->id = ret >= 0 ? ret : -1;
+	c->err = ret < 0 ? -ret : 0;
+	c->reason = reason;
+}
+
+static __always_inline void emit_sem_wake(const struct sem_sleep *s, int semid,
+					  __u32 ipcns, int err)
+{
+	struct ipcw_event *e = event_start(IPCW_SEM_WAKE, ipcns, err != 0);
+
+	if (!e)
+		return;
+	e->sem_wake.id = semid;
+	e->sem_wake.err = -err;
+	e->sem_wake.slept_ns = s ? e->ts_ns - s->ts_ns : 0;
+	e->sem_wake.sem_num = s ? s->sem_num : 0;
+	e->sem_wake.sem_op = s ? s->sem_op : 0;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* Index of @op in @sops: unsigned, BPF has no signed division. */
+static __always_inline __u32 sembuf_index(const struct sembuf *sops,
+					  const struct sembuf *op)
+{
+	return ((unsigned long)op - (unsigned long)sops) /
+	       sizeof(struct sembuf);
+}
+
+/* ---- tracepoint mode: the ipc trace events ---------------------------- */
+
+SEC("tp_btf/shm_create")
+int BPF_PROG(tp_shm_create, const struct ipc_namespace *ns, key_t key,
+	     size_t size, int shmflg, size_t shm_tot, int ret,
+	     enum ipc_shm_create_reason reason, size_t existing_size)
+{
+	struct ipcw_event *e = event_start(IPCW_SHM_CREATE, ns_inum(ns),
+					   ret < 0);
+
+	if (!e)
+		return 0;
+	fill_create(e, ns, key, size, shmflg, shm_tot, ret, reason,
+		    existing_size);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tp_btf/shmat")
+int BPF_PROG(tp_shmat, const struct ipc_namespace *ns, int shmid,
+	     unsigned long addr, int shmflg, unsigned long size,
+	     unsigned long raddr, int err, bool addr_wrap)
+{
+	struct ipcw_event *e = event_start(IPCW_SHMAT, ns_inum(ns), err != 0);
+
+	if (!e)
+		return 0;
+	e->shmat.id = shmid;
+	e->shmat.addr = addr;
+	e->shmat.shmflg = shmflg;
+	e->shmat.size = size;
+	e->shmat.raddr = raddr;
+	e->shmat.err = -err;
+	e->shmat.addr_wrap = addr_wrap;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+static __always_inline int nattch_event(__u32 type,
+					const struct ipc_namespace *ns, int id,
+					unsigned long nattch)
+{
+	struct ipcw_event *e = event_start(type, ns_inum(ns), false);
+
+	if (!e)
+		return 0;
+	e->nattch.id = id;
+	e->nattch.nattch = nattch;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tp_btf/shm_attach")
+int BPF_PROG(tp_shm_attach, const struct ipc_namespace *ns, int id,
+	     unsigned long nattch)
+{
+	return nattch_event(IPCW_SHM_ATTACH, ns, id, nattch);
+}
+
+SEC("tp_btf/shm_detach")
+int BPF_PROG(tp_shm_detach, const struct ipc_namespace *ns, int id,
+	     unsigned long nattch)
+{
+	return nattch_event(IPCW_SHM_DETACH, ns, id, nattch);
+}
+
+static __always_inline void fill_destroy(struct ipcw_event *e,
+					 const struct kern_ipc_perm *perm,
+					 __u64 size, __s32 cpid, __s64 ctime,
+					 __u32 cause)
+{
+	struct ipcw_shm_destroy *d = &e->shm_destroy;
+
+	d->id = BPF_CORE_READ(perm, id);
+	d->key = BPF_CORE_READ(perm, key);
+	d->owner_uid = BPF_CORE_READ(perm, uid.val);
+	d->cuid = BPF_CORE_READ(perm, cuid.val);
+	d->cgid = BPF_CORE_READ(perm, cgid.val);
+	d->size = size;
+	d->pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	d->cpid = cpid;
+	d->ctime = ctime;
+	d->cause = cause;
+}
+
+SEC("tp_btf/shm_destroy")
+int BPF_PROG(tp_shm_destroy, const struct ipc_namespace *ns,
+	     const struct kern_ipc_perm *perm, size_t size, pid_t cpid,
+	     time64_t ctime, enum ipc_shm_destroy_cause cause)
+{
+	struct ipcw_event *e = event_start(IPCW_SHM_DESTROY, ns_inum(ns),
+					   false);
+
+	if (!e)
+		return 0;
+	fill_destroy(e, perm, size, cpid, ctime, cause);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tp_btf/shmctl")
+int BPF_PROG(tp_shmctl, const struct ipc_namespace *ns, int shmid, int cmd,
+	     long ret)
+{
+	struct ipcw_event *e = event_start(IPCW_SHMCTL, ns_inum(ns), ret < 0);
+
+	if (!e)
+		return 0;
+	e->shmctl.id = shmid;
+	e->shmctl.cmd = cmd;
+	e->shmctl.ret = ret;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tp_btf/sem_block")
+int BPF_PROG(tp_sem_block, const struct ipc_namespace *ns, int semid,
+	     const struct sembuf *sops, unsigned int nsops,
+	     const struct sembuf *blocking, bool timeout)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep s = {
+		.ts_ns = bpf_ktime_get_ns(),
+		.sem_num = blocking->sem_num,
+		.sem_op = blocking->sem_op,
+		.blocked = true,
+		.timeout = timeout,
+	};
+	struct ipcw_event *e;
+
+	bpf_map_update_elem(&sem_sleepers, &pid_tgid, &s, BPF_ANY);
+	e = event_start(IPCW_SEM_BLOCK, ns_inum(ns), false);
+	if (!e)
+		return 0;
+	e->sem_block.id = semid;
+	e->sem_block.nsops = nsops;
+	e->sem_block.index = sembuf_index(sops, blocking);
+	e->sem_block.sem_num = blocking->sem_num;
+	e->sem_block.sem_op = blocking->sem_op;
+	e->sem_block.sem_flg = blocking->sem_flg;
+	e->sem_block.zcnt = blocking->sem_op == 0;
+	e->sem_block.timeout = timeout;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tp_btf/sem_wake")
+int BPF_PROG(tp_sem_wake, const struct ipc_namespace *ns, int semid, int err)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
+
+	emit_sem_wake(s, semid, ns_inum(ns), err);
+	if (s)
+		bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
+	return 0;
+}
+
+/* ---- fentry mode: the functions behind the events ---------------------- */
+
+/* How far newseg() got, to name the reason of a failure. */
+enum newseg_stage {
+	NEWSEG_ALLOC,		/* before security_shm_alloc() returned */
+	NEWSEG_LSM_DENIED,
+	NEWSEG_SECURED,		/* LSM passed, file not yet set up */
+	NEWSEG_FILE_FAILED,
+	NEWSEG_FILED,		/* file set up: only the id is left */
+};
+
+struct newseg_call {
+	__u64 shm_tot;		/* before the request */
+	__u32 stage;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);
+	__type(value, struct newseg_call);
+} newseg_calls SEC(".maps");
+
+SEC("fentry/newseg")
+int BPF_PROG(fe_newseg, struct ipc_namespace *ns, struct ipc_params *params)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct newseg_call call = { .shm_tot = BPF_CORE_READ(ns, shm_tot) };
+
+	bpf_map_update_elem(&newseg_calls, &pid_tgid, &call, BPF_ANY);
+	return 0;
+}
+
+SEC("fexit/security_shm_alloc")
+int BPF_PROG(fx_security_shm_alloc, struct kern_ipc_perm *perm, int ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct newseg_call *call = bpf_map_lookup_elem(&newseg_calls, &pid_tgid);
+
+	if (call)
+		call->stage = ret ? NEWSEG_LSM_DENIED : NEWSEG_SECURED;
+	return 0;
+}
+
+static __always_inline void file_setup_done(struct file *file)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct newseg_call *call = bpf_map_lookup_elem(&newseg_calls, &pid_tgid);
+
+	if (call)
+		call->stage = IS_ERR_VALUE(file) ? NEWSEG_FILE_FAILED :
+						   NEWSEG_FILED;
+}
+
+SEC("fexit/shmem_kernel_file_setup")
+int BPF_PROG(fx_shmem_file_setup, const char *name, loff_t size,
+	     unsigned long flags, struct file *ret)
+{
+	file_setup_done(ret);
+	return 0;
+}
+
+SEC("fexit/hugetlb_file_setup")
+int BPF_PROG(fx_hugetlb_file_setup, const char *name, size_t size,
+	     vm_flags_t acctflag, int creat_flags, int page_size_log,
+	     struct file *ret)
+{
+	file_setup_done(ret);
+	return 0;
+}
+
+/* newseg()'s checks, in its order, for the reason of a failure. */
+static __always_inline __u32 newseg_reason(struct ipc_namespace *ns,
+					   __u64 size, int shmflg,
+					   __u64 shm_tot, __u32 stage, int ret)
+{
+	__u64 pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	if (ret >= 0)
+		return IPCW_CREATE_OK;
+	if (size < 1)
+		return IPCW_CREATE_TOO_SMALL;
+	if (size > BPF_CORE_READ(ns, shm_ctlmax))
+		return IPCW_CREATE_OVER_SHMMAX;
+	if (pages << PAGE_SHIFT < size)
+		return IPCW_CREATE_PAGE_OVERFLOW;
+	if (shm_tot + pages < shm_tot)
+		return IPCW_CREATE_TOTAL_WRAP;
+	if (shm_tot + pages > BPF_CORE_READ(ns, shm_ctlall))
+		return IPCW_CREATE_OVER_SHMALL;
+	switch (stage) {
+	case NEWSEG_ALLOC:
+		return IPCW_CREATE_NOMEM;
+	case NEWSEG_LSM_DENIED:
+		return IPCW_CREATE_LSM_DENIED;
+	case NEWSEG_SECURED:
+		/* only the huge page size check fails between the two */
+		return (shmflg & SHM_HUGETLB) && ret == -EINVAL ?
+			IPCW_CREATE_BAD_HUGEPAGE : IPCW_CREATE_FILE_SETUP;
+	case NEWSEG_FILE_FAILED:
+		return IPCW_CREATE_FILE_SETUP;
+	default:
+		return ret == -ENOSPC ? IPCW_CREATE_NO_IDS : IPCW_CREATE_NOMEM;
+	}
+}
+
+SEC("fexit/newseg")
+int BPF_PROG(fx_newseg, struct ipc_namespace *ns, struct ipc_params *params,
+	     int ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct newseg_call *call = bpf_map_lookup_elem(&newseg_calls, &pid_tgid);
+	__u64 size = BPF_CORE_READ(params, u.size);
+	int shmflg = BPF_CORE_READ(params, flg);
+	struct ipcw_event *e;
+
+	if (!call)
+		return 0;
+	e = event_start(IPCW_SHM_CREATE, ns_inum(ns), ret < 0);
+	if (e) {
+		fill_create(e, ns, BPF_CORE_READ(params, key), size, shmflg,
+			    call->shm_tot, ret,
+			    newseg_reason(ns, size, shmflg, call->shm_tot,
+					  call->stage, ret), 0);
+		bpf_ringbuf_submit(e, 0);
+	}
+	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
+	return 0;
+}
+
+static __always_inline struct shmid_kernel *
+to_shmid_kernel(const struct kern_ipc_perm *perm)
+{
+	return (void *)perm - bpf_core_field_offset(struct shmid_kernel,
+						    shm_perm);
+}
+
+SEC("fexit/shm_more_checks")
+int BPF_PROG(fx_shm_more_checks, struct kern_ipc_perm *ipcp,
+	     struct ipc_params *params, int ret)
+{
+	struct shmid_kernel *shp = to_shmid_kernel(ipcp);
+	struct ipc_namespace *ns = BPF_CORE_READ(shp, ns);
+	struct ipcw_event *e;
+
+	if (ret != -EINVAL)
+		return 0;
+	e = event_start(IPCW_SHM_CREATE, ns_inum(ns), true);
+	if (!e)
+		return 0;
+	fill_create(e, ns, BPF_CORE_READ(params, key),
+		    BPF_CORE_READ(params, u.size), BPF_CORE_READ(params, flg),
+		    BPF_CORE_READ(ns, shm_tot), ret,
+		    IPCW_CREATE_EXISTING_SMALLER, BPF_CORE_READ(shp, shm_segsz));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* The segment do_shmat() looked up, for its size. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);
+	__type(value, __u64);		/* segment size, 0 until found */
+} shmat_calls SEC(".maps");
+
+SEC("fentry/do_shmat")
+int BPF_PROG(fe_do_shmat, int shmid, char *shmaddr, int shmflg)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), size = 0;
+
+	bpf_map_update_elem(&shmat_calls, &pid_tgid, &size, BPF_ANY);
+	return 0;
+}
+
+SEC("fexit/ipc_obtain_object_check")
+int BPF_PROG(fx_ipc_obtain_object_check, struct ipc_ids *ids, int id,
+	     struct kern_ipc_perm *ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 *size = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
+
+	if (size && !IS_ERR_VALUE(ret))
+		*size = BPF_CORE_READ(to_shmid_kernel(ret), shm_segsz);
+	return 0;
+}
+
+SEC("fexit/do_shmat")
+int BPF_PROG(fx_do_shmat, int shmid, char *shmaddr, int shmflg,
+	     unsigned long *raddr, unsigned long shmlba, long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 *size = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
+	unsigned long addr = (unsigned long)shmaddr;
+	struct ipcw_event *e;
+
+	if (!size)
+		return 0;
+	e = event_start(IPCW_SHMAT, current_ipcns(), ret != 0);
+	if (e) {
+		e->shmat.id = shmid;
+		e->shmat.addr = addr;
+		e->shmat.shmflg = shmflg;
+		e->shmat.size = *size;
+		e->shmat.err = -ret;
+		if (!ret)
+			bpf_probe_read_kernel(&e->shmat.raddr,
+					      sizeof(e->shmat.raddr), raddr);
+		/* do_shmat()'s own check, on the address it rounded */
+		if ((shmflg & SHM_RND) && shmlba)
+			addr &= ~(shmlba - 1);
+		e->shmat.addr_wrap = ret == -EINVAL && addr && *size &&
+				     !(shmflg & SHM_REMAP) &&
+				     addr + *size < addr;
+		bpf_ringbuf_submit(e, 0);
+	}
+	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
+	return 0;
+}
+
+/*
+ * The cause of a destruction, from the caller we are in: a bit per
+ * context, set by fentry and cleared by fexit on each caller.
+ */
+enum destroy_ctx {
+	CTX_RMID = 1,
+	CTX_ORPHAN_EXIT = 2,
+	CTX_ORPHAN_SYSCTL = 4,
+	CTX_NS_EXIT = 8,
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);
+	__type(value, __u32);
+} destroy_ctx SEC(".maps");
+
+static __always_inline void ctx_set(__u32 bit, bool on)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 *bits = bpf_map_lookup_elem(&destroy_ctx, &pid_tgid), val;
+
+	val = (bits ? *bits : 0);
+	val = on ? val | bit : val & ~bit;
+	if (val)
+		bpf_map_update_elem(&destroy_ctx, &pid_tgid, &val, BPF_ANY);
+	else if (bits)
+		bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
+}
+
+/* IPC_RMID: do_shm_rmid() itself may be inlined, the syscall is not */
+SEC("fentry/__x64_sys_shmctl")
+int BPF_PROG(fe_sys_shmctl, const struct pt_regs *regs)
+{
+	if ((BPF_CORE_READ(regs, si) & ~IPC_64) == IPC_RMID)
+		ctx_set(CTX_RMID, true);
+	return 0;
+}
+
+SEC("fentry/exit_shm")
+int BPF_PROG(fe_exit_shm)
+{
+	ctx_set(CTX_ORPHAN_EXIT, true);
+	return 0;
+}
+
+SEC("fexit/exit_shm")
+int BPF_PROG(fx_exit_shm)
+{
+	ctx_set(CTX_ORPHAN_EXIT, false);
+	return 0;
+}
+
+SEC("fentry/shm_destroy_orphaned")
+int BPF_PROG(fe_shm_destroy_orphaned)
+{
+	ctx_set(CTX_ORPHAN_SYSCTL, true);
+	return 0;
+}
+
+SEC("fexit/shm_destroy_orphaned")
+int BPF_PROG(fx_shm_destroy_orphaned)
+{
+	ctx_set(CTX_ORPHAN_SYSCTL, false);
+	return 0;
+}
+
+SEC("fentry/shm_exit_ns")
+int BPF_PROG(fe_shm_exit_ns)
+{
+	ctx_set(CTX_NS_EXIT, true);
+	return 0;
+}
+
+SEC("fexit/shm_exit_ns")
+int BPF_PROG(fx_shm_exit_ns)
+{
+	ctx_set(CTX_NS_EXIT, false);
+	return 0;
+}
+
+SEC("fentry/shm_destroy")
+int BPF_PROG(fe_shm_destroy, struct ipc_namespace *ns,
+	     struct shmid_kernel *shp)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 *bitsp = bpf_map_lookup_elem(&destroy_ctx, &pid_tgid);
+	__u32 bits = bitsp ? *bitsp : 0, cause;
+	struct ipcw_event *e;
+
+	if (bits & CTX_NS_EXIT)
+		cause = IPCW_DESTROY_NS_EXIT;
+	else if (bits & CTX_ORPHAN_SYSCTL)
+		cause = IPCW_DESTROY_ORPHAN_SYSCTL;
+	else if (bits & CTX_ORPHAN_EXIT)
+		cause = IPCW_DESTROY_ORPHAN_EXIT;
+	else if (bits & CTX_RMID)
+		cause = IPCW_DESTROY_RMID;
+	else if (BPF_CORE_READ(shp, shm_perm.mode) & SHM_DEST)
+		cause = IPCW_DESTROY_LAST_DETACH;
+	else
+		cause = IPCW_DESTROY_FORCED_DETACH;
+
+	e = event_start(IPCW_SHM_DESTROY, ns_inum(ns), false);
+	if (!e)
+		return 0;
+	fill_destroy(e, &shp->shm_perm, BPF_CORE_READ(shp, shm_segsz),
+		     BPF_CORE_READ(shp, shm_cprid, numbers[0].nr),
+		     BPF_CORE_READ(shp, shm_ctim), cause);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_shmctl")
+int BPF_PROG(fx_sys_shmctl, const struct pt_regs *regs, long ret)
+{
+	struct ipcw_event *e;
+
+	ctx_set(CTX_RMID, false);
+	e = event_start(IPCW_SHMCTL, current_ipcns(), ret < 0);
+	if (!e)
+		return 0;
+	e->shmctl.id = BPF_CORE_READ(regs, di);
+	e->shmctl.cmd = BPF_CORE_READ(regs, si) & ~IPC_64;
+	e->shmctl.ret = ret;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fentry/__do_semtimedop")
+int BPF_PROG(fe_do_semtimedop, int semid, struct sembuf *sops,
+	     unsigned int nsops, const struct timespec64 *timeout)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep s = { .sops = sops, .timeout = timeout != NULL };
+
+	bpf_map_update_elem(&sem_sleepers, &pid_tgid, &s, BPF_ANY);
+	return 0;
+}
+
+/*
+ * perform_atomic_semop() also runs for other tasks' queued operations
+ * when a semop() wakes them: only our own array, the one passed to
+ * __do_semtimedop(), is our own attempt.
+ */
+SEC("fexit/perform_atomic_semop")
+int BPF_PROG(fx_perform_atomic_semop, struct sem_array *sma,
+	     struct sem_queue *q, int ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
+	const struct sembuf *sops = BPF_CORE_READ(q, sops);
+	const struct sembuf *blocking = BPF_CORE_READ(q, blocking);
+	struct sembuf op = {};
+	struct ipcw_event *e;
+
+	if (ret != 1 || !s || s->sops != sops || s->blocked)
+		return 0;
+	bpf_probe_read_kernel(&op, sizeof(op), blocking);
+	s->blocked = true;
+	s->ts_ns = bpf_ktime_get_ns();
+	s->sem_num = op.sem_num;
+	s->sem_op = op.sem_op;
+
+	e = event_start(IPCW_SEM_BLOCK, current_ipcns(), false);
+	if (!e)
+		return 0;
+	e->sem_block.id = BPF_CORE_READ(sma, sem_perm.id);
+	e->sem_block.nsops = BPF_CORE_READ(q, nsops);
+	e->sem_block.index = sembuf_index(sops, blocking);
+	e->sem_block.sem_num = op.sem_num;
+	e->sem_block.sem_op = op.sem_op;
+	e->sem_block.sem_flg = op.sem_flg;
+	e->sem_block.zcnt = op.sem_op == 0;
+	e->sem_block.timeout = s->timeout;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fexit/__do_semtimedop")
+int BPF_PROG(fx_do_semtimedop, int semid, struct sembuf *sops,
+	     unsigned int nsops, const struct timespec64 *timeout,
+	     struct ipc_namespace *ns, long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
+
+	if (!s)
+		return 0;
+	if (s->blocked)
+		emit_sem_wake(s, semid, ns_inum(ns), ret);
+	bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

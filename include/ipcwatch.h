@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The contract between the BPF programs (bpf/) and user space (user/):
+ * the one event record the ring buffer carries, and its codes.
+ *
+ * Reason and cause values equal the kernel's enum ipc_shm_create_reason
+ * and enum ipc_shm_destroy_cause (include/trace/events/ipc.h of the
+ * kernel-patches/ series), so tracepoint arguments are copied as they
+ * are. Only ever append.
+ */
+#ifndef IPCWATCH_H
+#define IPCWATCH_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define IPCW_COMM_LEN 16
+
+enum ipcw_type {
+	IPCW_SHM_CREATE = 1,	/* shmget() created, or refused to */
+	IPCW_SHMAT,		/* outcome of shmat() */
+	IPCW_SHM_ATTACH,	/* attach count went up */
+	IPCW_SHM_DETACH,	/* attach count went down */
+	IPCW_SHM_DESTROY,	/* a segment was freed */
+	IPCW_SHMCTL,		/* outcome of shmctl() */
+	IPCW_SEM_BLOCK,		/* a task sleeps in semop() */
+	IPCW_SEM_WAKE,		/* ... and returned */
+	IPCW_TYPE_MAX,
+};
+
+enum ipcw_shm_reason {
+	IPCW_CREATE_OK,
+	IPCW_CREATE_TOO_SMALL,
+	IPCW_CREATE_OVER_SHMMAX,
+	IPCW_CREATE_PAGE_OVERFLOW,
+	IPCW_CREATE_TOTAL_WRAP,
+	IPCW_CREATE_OVER_SHMALL,
+	IPCW_CREATE_NO_IDS,
+	IPCW_CREATE_EXISTING_SMALLER,
+	IPCW_CREATE_LSM_DENIED,
+	IPCW_CREATE_NOMEM,
+	IPCW_CREATE_FILE_SETUP,
+	IPCW_CREATE_BAD_HUGEPAGE,
+	IPCW_CREATE_REASON_MAX,
+};
+
+enum ipcw_destroy_cause {
+	IPCW_DESTROY_RMID,
+	IPCW_DESTROY_LAST_DETACH,
+	IPCW_DESTROY_ORPHAN_EXIT,
+	IPCW_DESTROY_ORPHAN_SYSCTL,
+	IPCW_DESTROY_NS_EXIT,
+	IPCW_DESTROY_FORCED_DETACH,
+	IPCW_DESTROY_CAUSE_MAX,
+};
+
+struct ipcw_shm_create {
+	__u64 size;
+	__u64 pages;		/* as the kernel rounds up, wrap included */
+	__u64 shmmax;
+	__u64 shmall;
+	__u64 shm_tot;		/* pages in use before the request */
+	__u64 existing_size;	/* existing_smaller: the key's segment */
+	__s32 key;
+	__s32 shmflg;
+	__s32 shmmni;
+	__s32 id;		/* new id, or -1 */
+	__s32 err;		/* 0 or positive errno */
+	__u32 reason;		/* enum ipcw_shm_reason */
+};
+
+struct ipcw_shmat {
+	__u64 addr;		/* asked for */
+	__u64 size;		/* segment size, 0 if not found */
+	__u64 raddr;		/* mapped at, 0 on failure */
+	__s32 id;
+	__s32 shmflg;
+	__s32 err;
+	__u32 addr_wrap;	/* refused: addr + size wraps around */
+};
+
+struct ipcw_nattch {
+	__u64 nattch;		/* after the change */
+	__s32 id;
+	__u32 pad;
+};
+
+struct ipcw_shm_destroy {
+	__u64 size;
+	__u64 pages;
+	__s64 ctime;
+	__s32 id;
+	__s32 key;
+	__u32 owner_uid;
+	__u32 cuid;
+	__u32 cgid;
+	__s32 cpid;		/* creator, initial pid namespace */
+	__u32 cause;		/* enum ipcw_destroy_cause */
+	__u32 pad;
+};
+
+struct ipcw_shmctl {
+	__s64 ret;
+	__s32 id;
+	__s32 cmd;
+};
+
+struct ipcw_sem_block {
+	__s32 id;
+	__u32 nsops;
+	__u32 index;		/* of the blocking operation */
+	__u16 sem_num;
+	__s16 sem_op;
+	__s16 sem_flg;
+	__u8 zcnt;		/* counts in GETZCNT, else GETNCNT */
+	__u8 timeout;		/* semtimedop() with a timeout */
+};
+
+struct ipcw_sem_wake {
+	__u64 slept_ns;		/* 0 if the block was not seen */
+	__s32 id;
+	__s32 err;		/* 0, EIDRM, EAGAIN or EINTR */
+	__u16 sem_num;		/* of the blocking operation */
+	__s16 sem_op;
+	__u32 pad;
+};
+
+struct ipcw_event {
+	__u64 ts_ns;		/* CLOCK_MONOTONIC */
+	__u64 cgroup_id;
+	__u32 type;		/* enum ipcw_type */
+	__u32 pid;		/* tgid of the task, initial pid namespace */
+	__u32 tid;
+	__u32 uid;
+	__u32 gid;
+	__u32 ipcns;		/* inode of the object's IPC namespace */
+	char comm[IPCW_COMM_LEN];
+	union {
+		struct ipcw_shm_create shm_create;
+		struct ipcw_shmat shmat;
+		struct ipcw_nattch nattch;
+		struct ipcw_shm_destroy shm_destroy;
+		struct ipcw_shmctl shmctl;
+		struct ipcw_sem_block sem_block;
+		struct ipcw_sem_wake sem_wake;
+	};
+};
+
+/* Which kernel hooks the collector uses. */
+enum ipcw_mode {
+	IPCW_MODE_AUTO,
+	IPCW_MODE_TRACEPOINT,	/* tp_btf on the ipc trace events */
+	IPCW_MODE_FENTRY,	/* fentry/fexit on stock kernels */
+};
+
+#endif /* IPCWATCH_H */

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "unit.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "event.h"
+
+static struct ipcw_event create_event(uint32_t reason, int err)
+{
+	struct ipcw_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SHM_CREATE;
+	e.pid = 42;
+	memcpy(e.comm, "postgres", 9);
+	e.shm_create.reason = reason;
+	e.shm_create.err = err;
+	return e;
+}
+
+static void event_decode_copies_a_valid_record(void **state)
+{
+	struct ipcw_event in = create_event(IPCW_CREATE_OK, 0), out;
+
+	(void)state;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
+static void event_decode_rejects_short_record(void **state)
+{
+	struct ipcw_event in = create_event(IPCW_CREATE_OK, 0), out;
+
+	(void)state;
+	assert_int_equal(event_decode(&in, sizeof(in) - 1, &out), -EINVAL);
+}
+
+static void event_decode_rejects_bad_codes(void **state)
+{
+	struct ipcw_event in = create_event(IPCW_CREATE_REASON_MAX, 0), out;
+
+	(void)state;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in = create_event(IPCW_CREATE_OK, 0);
+	in.type = 0;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.type = IPCW_TYPE_MAX;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.type = IPCW_SHM_DESTROY;
+	in.shm_destroy.cause = IPCW_DESTROY_CAUSE_MAX;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+}
+
+static void event_decode_terminates_comm(void **state)
+{
+	struct ipcw_event in = create_event(IPCW_CREATE_OK, 0), out;
+
+	(void)state;
+	memset(in.comm, 'x', sizeof(in.comm));
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	assert_int_equal(strlen(out.comm), IPCW_COMM_LEN - 1);
+}
+
+static void event_names_cover_every_code(void **state)
+{
+	uint32_t i;
+
+	(void)state;
+	for (i = 1; i < IPCW_TYPE_MAX; i++)
+		assert_string_not_equal(event_type_name(i), "unknown");
+	for (i = 0; i < IPCW_CREATE_REASON_MAX; i++)
+		assert_string_not_equal(shm_reason_name(i), "unknown");
+	for (i = 0; i < IPCW_DESTROY_CAUSE_MAX; i++)
+		assert_string_not_equal(destroy_cause_name(i), "unknown");
+	/* the names the kernel's tracepoints print */
+	assert_string_equal(shm_reason_name(IPCW_CREATE_EXISTING_SMALLER),
+			    "existing_smaller");
+	assert_string_equal(shm_reason_name(IPCW_CREATE_TOTAL_WRAP),
+			    "total_wrap");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_ORPHAN_SYSCTL),
+			    "orphan_sysctl");
+	assert_string_equal(event_type_name(IPCW_TYPE_MAX), "unknown");
+}
+
+static void event_failed_per_type(void **state)
+{
+	struct ipcw_event e = create_event(IPCW_CREATE_OVER_SHMMAX, EINVAL);
+
+	(void)state;
+	assert_true(event_failed(&e));
+	e.shm_create.err = 0;
+	assert_false(event_failed(&e));
+	e.type = IPCW_SHMCTL;
+	e.shmctl.ret = -EINVAL;
+	assert_true(event_failed(&e));
+	e.type = IPCW_SHM_DESTROY;
+	assert_false(event_failed(&e));
+}
+
+static void event_cmd_and_errno_names(void **state)
+{
+	(void)state;
+	assert_string_equal(shmctl_cmd_name(0), "IPC_RMID");
+	assert_string_equal(shmctl_cmd_name(14), "SHM_INFO");
+	assert_null(shmctl_cmd_name(99));
+	assert_string_equal(errno_name(EIDRM), "EIDRM");
+	assert_string_equal(errno_name(ENOSPC), "ENOSPC");
+	assert_null(errno_name(9999));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(event_decode_copies_a_valid_record),
+		cmocka_unit_test(event_decode_rejects_short_record),
+		cmocka_unit_test(event_decode_rejects_bad_codes),
+		cmocka_unit_test(event_decode_terminates_comm),
+		cmocka_unit_test(event_names_cover_every_code),
+		cmocka_unit_test(event_failed_per_type),
+		cmocka_unit_test(event_cmd_and_errno_names),
+	};
+
+	return cmocka_run_group_tests_name("event", tests, NULL, NULL);
+}

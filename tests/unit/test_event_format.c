@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "unit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_format.h"
+#include "json_writer.h"
+
+static const struct format_opts opts = { .page_size = 4096 };
+
+static struct ipcw_shm_create refused(uint32_t reason)
+{
+	struct ipcw_shm_create c = {
+		.shmmax = 64ULL << 30,
+		.shmall = 2097152,
+		.shmmni = 4096,
+		.id = -1,
+		.key = 0x5432001,
+		.reason = reason,
+	};
+	return c;
+}
+
+static const char *why(const struct ipcw_shm_create *c)
+{
+	static char buf[256];
+
+	return shm_reason_text(c, 4096, buf, sizeof(buf));
+}
+
+static void format_reason_over_shmmax(void **state)
+{
+	struct ipcw_shm_create c = refused(IPCW_CREATE_OVER_SHMMAX);
+
+	(void)state;
+	c.size = 96ULL << 30;
+	assert_string_equal(why(&c), "size 96 GiB > kernel.shmmax 64 GiB");
+}
+
+static void format_reason_existing_smaller(void **state)
+{
+	struct ipcw_shm_create c = refused(IPCW_CREATE_EXISTING_SMALLER);
+
+	(void)state;
+	c.size = 32 << 20;
+	c.existing_size = 16 << 20;
+	assert_string_equal(why(&c),
+			    "existing segment key 0x5432001 is 16 MiB, smaller "
+			    "than the 32 MiB requested");
+}
+
+static void format_reason_over_shmall(void **state)
+{
+	struct ipcw_shm_create c = refused(IPCW_CREATE_OVER_SHMALL);
+
+	(void)state;
+	/* 2097152 pages in use + 838861 pages: over by 3.2 GiB */
+	c.shm_tot = 2097152;
+	c.pages = 838861;
+	assert_string_equal(why(&c),
+			    "over kernel.shmall by 3.2 GiB (2097152 pages in "
+			    "use + 838861 > 2097152)");
+	c.shmall = 0;
+	c.shm_tot = 0;
+	assert_string_equal(why(&c),
+			    "kernel.shmall is 0: shm allocation disabled");
+}
+
+static void format_reason_wraps(void **state)
+{
+	struct ipcw_shm_create c = refused(IPCW_CREATE_PAGE_OVERFLOW);
+
+	(void)state;
+	c.size = UINT64_MAX - 10;
+	assert_string_equal(why(&c),
+			    "page round-up overflow: size 18446744073709551605 "
+			    "does not round up to whole pages");
+	c = refused(IPCW_CREATE_TOTAL_WRAP);
+	c.shm_tot = 8191ULL << 51;
+	c.pages = 1ULL << 51;
+	assert_non_null(strstr(why(&c), "shm_tot would wrap"));
+}
+
+static void format_reason_every_code_has_words(void **state)
+{
+	uint32_t r;
+
+	(void)state;
+	for (r = 1; r < IPCW_CREATE_REASON_MAX; r++) {
+		struct ipcw_shm_create c = refused(r);
+
+		assert_true(strlen(why(&c)) > 5);
+		assert_null(strstr(why(&c), "unknown"));
+	}
+	assert_string_equal(why(&(struct ipcw_shm_create){ 0 }), "");
+}
+
+/* Run one formatter into a string. */
+static char *capture_text(const struct ipcw_event *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	event_print_text(f, e, &opts);
+	fclose(f);
+	return buf;
+}
+
+static char *capture_json(const struct ipcw_event *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_writer *jw = jw_new(f);
+
+	event_print_json(jw, e, &opts);
+	jw_destroy(jw);
+	fclose(f);
+	return buf;
+}
+
+static struct ipcw_event refused_event(void)
+{
+	struct ipcw_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SHM_CREATE;
+	e.pid = 1234;
+	e.tid = 1234;
+	e.uid = 1000;
+	e.ipcns = 4026531839u;
+	strcpy(e.comm, "postgres");
+	e.shm_create = refused(IPCW_CREATE_OVER_SHMMAX);
+	e.shm_create.size = 96ULL << 30;
+	e.shm_create.pages = 25165824;
+	e.shm_create.err = EINVAL;
+	return e;
+}
+
+static void format_text_line_of_refusal(void **state)
+{
+	struct ipcw_event e = refused_event();
+	char *s = capture_text(&e);
+
+	(void)state;
+	assert_string_equal(s,
+			    "1234    postgres         shm_create  REFUSED EINVAL "
+			    "key 0x05432001 size 96 GiB: size 96 GiB > "
+			    "kernel.shmmax 64 GiB\n");
+	free(s);
+}
+
+static void format_json_numbers_are_numbers(void **state)
+{
+	struct ipcw_event e = refused_event();
+	char *s = capture_json(&e);
+
+	(void)state;
+	assert_non_null(strstr(s, "{\"type\":\"shm_create\","));
+	assert_non_null(strstr(s, "\"pid\":1234,"));
+	assert_non_null(strstr(s, "\"ipcns\":4026531839,"));
+	assert_non_null(strstr(s, "\"size\":103079215104,"));
+	assert_non_null(strstr(s, "\"shmmax\":68719476736,"));
+	assert_non_null(strstr(s, "\"key\":88285185,"));
+	assert_non_null(strstr(s, "\"err\":22,\"errno\":\"EINVAL\""));
+	assert_non_null(strstr(s, "\"reason\":\"over_shmmax\""));
+	assert_non_null(strstr(s, "\"reason_text\":\"size 96 GiB > "
+			       "kernel.shmmax 64 GiB\"}\n"));
+	/* one line: NDJSON */
+	assert_ptr_equal(strchr(s, '\n'), s + strlen(s) - 1);
+	free(s);
+}
+
+static void format_json_sem_and_destroy(void **state)
+{
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SEM_BLOCK;
+	e.sem_block.id = 7;
+	e.sem_block.nsops = 2;
+	e.sem_block.index = 1;
+	e.sem_block.sem_op = -1;
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"id\":7,\"nsops\":2,\"index\":1,"
+			       "\"sem_num\":0,\"sem_op\":-1,\"sem_flg\":0,"
+			       "\"counts_as\":\"ncnt\",\"timeout\":false}"));
+	free(s);
+
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SHM_DESTROY;
+	e.shm_destroy.cause = IPCW_DESTROY_ORPHAN_EXIT;
+	e.shm_destroy.cpid = 77;
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"cpid\":77,"));
+	assert_non_null(strstr(s, "\"cause\":\"orphan_exit\"}"));
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(format_reason_over_shmmax),
+		cmocka_unit_test(format_reason_existing_smaller),
+		cmocka_unit_test(format_reason_over_shmall),
+		cmocka_unit_test(format_reason_wraps),
+		cmocka_unit_test(format_reason_every_code_has_words),
+		cmocka_unit_test(format_text_line_of_refusal),
+		cmocka_unit_test(format_json_numbers_are_numbers),
+		cmocka_unit_test(format_json_sem_and_destroy),
+	};
+
+	return cmocka_run_group_tests_name("event_format", tests, NULL, NULL);
+}

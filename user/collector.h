@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The collector: loads the BPF programs for the mode this kernel
+ * supports, attaches them and delivers decoded events. Every subcommand
+ * that watches the kernel goes through it.
+ */
+#ifndef IPCWATCH_COLLECTOR_H
+#define IPCWATCH_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ipcwatch.h"
+
+struct collector_opts {
+	enum ipcw_mode mode;
+	pid_t pid;		/* 0: any */
+	bool filter_uid;
+	uid_t uid;
+	const char *cgroup;	/* cgroup v2 path, NULL: any */
+	uint32_t ipcns;		/* 0: any */
+	bool failed_only;
+	size_t buffer_bytes;	/* ring buffer size, 0: default */
+	bool verbose;		/* libbpf debug output */
+};
+
+typedef int (*collector_event_fn)(const struct ipcw_event *e, void *ctx);
+
+struct collector;
+
+/* NULL on failure, with a one-line reason in @err; nothing left loaded. */
+struct collector *collector_open(const struct collector_opts *opts,
+				 collector_event_fn fn, void *ctx,
+				 char *err, size_t errlen);
+
+/* Wait up to @timeout_ms for events: count handled, or -errno. */
+int collector_poll(struct collector *c, int timeout_ms);
+
+/* Events the ring buffer could not take so far. */
+uint64_t collector_lost(struct collector *c);
+
+/* Malformed records skipped by the decoder so far. */
+uint64_t collector_malformed(struct collector *c);
+
+enum ipcw_mode collector_mode(const struct collector *c);
+const char *mode_name(enum ipcw_mode mode);
+/* "auto", "tracepoint", "fentry": 0, or -EINVAL */
+int parse_mode(const char *s, enum ipcw_mode *mode);
+
+void collector_close(struct collector *c);
+
+#endif

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* IPC_INFO, SHM_INFO */
+#include "event.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+static const char *const type_names[IPCW_TYPE_MAX] = {
+	[IPCW_SHM_CREATE] = "shm_create",
+	[IPCW_SHMAT] = "shmat",
+	[IPCW_SHM_ATTACH] = "shm_attach",
+	[IPCW_SHM_DETACH] = "shm_detach",
+	[IPCW_SHM_DESTROY] = "shm_destroy",
+	[IPCW_SHMCTL] = "shmctl",
+	[IPCW_SEM_BLOCK] = "sem_block",
+	[IPCW_SEM_WAKE] = "sem_wake",
+};
+
+static const char *const reason_names[IPCW_CREATE_REASON_MAX] = {
+	[IPCW_CREATE_OK] = "ok",
+	[IPCW_CREATE_TOO_SMALL] = "too_small",
+	[IPCW_CREATE_OVER_SHMMAX] = "over_shmmax",
+	[IPCW_CREATE_PAGE_OVERFLOW] = "page_overflow",
+	[IPCW_CREATE_TOTAL_WRAP] = "total_wrap",
+	[IPCW_CREATE_OVER_SHMALL] = "over_shmall",
+	[IPCW_CREATE_NO_IDS] = "no_ids",
+	[IPCW_CREATE_EXISTING_SMALLER] = "existing_smaller",
+	[IPCW_CREATE_LSM_DENIED] = "lsm_denied",
+	[IPCW_CREATE_NOMEM] = "nomem",
+	[IPCW_CREATE_FILE_SETUP] = "file_setup",
+	[IPCW_CREATE_BAD_HUGEPAGE] = "bad_hugepage",
+};
+
+static const char *const cause_names[IPCW_DESTROY_CAUSE_MAX] = {
+	[IPCW_DESTROY_RMID] = "rmid",
+	[IPCW_DESTROY_LAST_DETACH] = "last_detach",
+	[IPCW_DESTROY_ORPHAN_EXIT] = "orphan_exit",
+	[IPCW_DESTROY_ORPHAN_SYSCTL] = "orphan_sysctl",
+	[IPCW_DESTROY_NS_EXIT] = "ns_exit",
+	[IPCW_DESTROY_FORCED_DETACH] = "forced_detach",
+};
+
+int event_decode(const void *data, size_t size, struct ipcw_event *out)
+{
+	const struct ipcw_event *e = data;
+
+	if (size < sizeof(*e) || e->type == 0 || e->type >= IPCW_TYPE_MAX)
+		return -EINVAL;
+	if (e->type == IPCW_SHM_CREATE &&
+	    e->shm_create.reason >= IPCW_CREATE_REASON_MAX)
+		return -EINVAL;
+	if (e->type == IPCW_SHM_DESTROY &&
+	    e->shm_destroy.cause >= IPCW_DESTROY_CAUSE_MAX)
+		return -EINVAL;
+	memcpy(out, e, sizeof(*out));
+	out->comm[IPCW_COMM_LEN - 1] = '\0';
+	return 0;
+}
+
+bool event_failed(const struct ipcw_event *e)
+{
+	switch (e->type) {
+	case IPCW_SHM_CREATE:
+		return e->shm_create.err != 0;
+	case IPCW_SHMAT:
+		return e->shmat.err != 0;
+	case IPCW_SHMCTL:
+		return e->shmctl.ret < 0;
+	case IPCW_SEM_WAKE:
+		return e->sem_wake.err != 0;
+	default:
+		return false;
+	}
+}
+
+const char *event_type_name(uint32_t type)
+{
+	return type < IPCW_TYPE_MAX && type_names[type] ? type_names[type] :
+							   "unknown";
+}
+
+const char *shm_reason_name(uint32_t reason)
+{
+	return reason < IPCW_CREATE_REASON_MAX ? reason_names[reason] :
+						 "unknown";
+}
+
+const char *destroy_cause_name(uint32_t cause)
+{
+	return cause < IPCW_DESTROY_CAUSE_MAX ? cause_names[cause] : "unknown";
+}
+
+const char *shmctl_cmd_name(int cmd)
+{
+	switch (cmd) {
+	case IPC_RMID: return "IPC_RMID";
+	case IPC_SET: return "IPC_SET";
+	case IPC_STAT: return "IPC_STAT";
+	case IPC_INFO: return "IPC_INFO";
+	case SHM_LOCK: return "SHM_LOCK";
+	case SHM_UNLOCK: return "SHM_UNLOCK";
+	case SHM_STAT: return "SHM_STAT";
+	case SHM_INFO: return "SHM_INFO";
+	case SHM_STAT_ANY: return "SHM_STAT_ANY";
+	default: return NULL;
+	}
+}
+
+const char *errno_name(int err)
+{
+	switch (err) {
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case EINTR: return "EINTR";
+	case ENOMEM: return "ENOMEM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case EEXIST: return "EEXIST";
+	case EINVAL: return "EINVAL";
+	case ENFILE: return "ENFILE";
+	case EFBIG: return "EFBIG";
+	case ENOSPC: return "ENOSPC";
+	case ERANGE: return "ERANGE";
+	case E2BIG: return "E2BIG";
+	case EAGAIN: return "EAGAIN";
+	case EIDRM: return "EIDRM";
+	case EOVERFLOW: return "EOVERFLOW";
+	default: return NULL;
+	}
+}

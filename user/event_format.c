@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "event_format.h"
+
+#include <string.h>
+#include <sys/shm.h>
+#include <time.h>
+
+#include "event.h"
+#include "units.h"
+
+/* from linux/shm.h, which clashes with glibc's sys/shm.h */
+#ifndef SHM_HUGE_SHIFT
+#define SHM_HUGE_SHIFT 26
+#define SHM_HUGE_MASK 0x3f
+#endif
+
+const char *shm_reason_text(const struct ipcw_shm_create *c,
+			    uint64_t page_size, char *buf, size_t len)
+{
+	char a[UNITS_BUF], b[UNITS_BUF];
+	unsigned __int128 over;
+
+	switch (c->reason) {
+	case IPCW_CREATE_OK:
+		snprintf(buf, len, "%s", "");
+		break;
+	case IPCW_CREATE_TOO_SMALL:
+		snprintf(buf, len, "size %llu < SHMMIN 1 byte",
+			 (unsigned long long)c->size);
+		break;
+	case IPCW_CREATE_OVER_SHMMAX:
+		snprintf(buf, len, "size %s > kernel.shmmax %s",
+			 fmt_bytes(a, sizeof(a), c->size),
+			 fmt_bytes(b, sizeof(b), c->shmmax));
+		break;
+	case IPCW_CREATE_PAGE_OVERFLOW:
+		snprintf(buf, len,
+			 "page round-up overflow: size %llu does not round up "
+			 "to whole pages", (unsigned long long)c->size);
+		break;
+	case IPCW_CREATE_TOTAL_WRAP:
+		snprintf(buf, len,
+			 "shm_tot would wrap: %llu pages in use + %llu pages "
+			 "exceed 2^64", (unsigned long long)c->shm_tot,
+			 (unsigned long long)c->pages);
+		break;
+	case IPCW_CREATE_OVER_SHMALL:
+		over = (unsigned __int128)c->shm_tot + c->pages - c->shmall;
+		if (c->shmall == 0)
+			snprintf(buf, len,
+				 "kernel.shmall is 0: shm allocation disabled");
+		else
+			snprintf(buf, len,
+				 "over kernel.shmall by %s (%llu pages in use + "
+				 "%llu > %llu)",
+				 fmt_bytes(a, sizeof(a), over * page_size),
+				 (unsigned long long)c->shm_tot,
+				 (unsigned long long)c->pages,
+				 (unsigned long long)c->shmall);
+		break;
+	case IPCW_CREATE_NO_IDS:
+		snprintf(buf, len, "kernel.shmmni reached: %d segments exist",
+			 c->shmmni);
+		break;
+	case IPCW_CREATE_EXISTING_SMALLER:
+		snprintf(buf, len,
+			 "existing segment key 0x%x is %s, smaller than the "
+			 "%s requested", (unsigned int)c->key,
+			 fmt_bytes(a, sizeof(a), c->existing_size),
+			 fmt_bytes(b, sizeof(b), c->size));
+		break;
+	case IPCW_CREATE_LSM_DENIED:
+		snprintf(buf, len, "refused by a security module");
+		break;
+	case IPCW_CREATE_NOMEM:
+		snprintf(buf, len, "out of memory for the segment");
+		break;
+	case IPCW_CREATE_FILE_SETUP:
+		snprintf(buf, len,
+			 "shmem file setup failed (memory accounting or "
+			 "hugetlbfs)");
+		break;
+	case IPCW_CREATE_BAD_HUGEPAGE:
+		snprintf(buf, len, "no huge page size 2^%d",
+			 (c->shmflg >> SHM_HUGE_SHIFT) & SHM_HUGE_MASK);
+		break;
+	default:
+		snprintf(buf, len, "unknown reason %u", c->reason);
+	}
+	return buf;
+}
+
+static const char *err_text(char *buf, size_t len, int err)
+{
+	const char *name = errno_name(err);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+void event_print_header(FILE *out, const struct format_opts *opts)
+{
+	if (opts->timestamps)
+		fprintf(out, "%-12s ", "TIME");
+	fprintf(out, "%-7s %-16s %-11s %s\n", "PID", "COMM", "EVENT",
+		"DETAILS");
+}
+
+static void print_time(FILE *out, const struct ipcw_event *e,
+		       const struct format_opts *opts)
+{
+	int64_t real = (int64_t)e->ts_ns + opts->mono_to_real_ns;
+	time_t secs = real / 1000000000;
+	struct tm tm;
+
+	localtime_r(&secs, &tm);
+	fprintf(out, "%02d:%02d:%02d.%03d ", tm.tm_hour, tm.tm_min,
+		tm.tm_sec, (int)(real / 1000000 % 1000));
+}
+
+void event_print_text(FILE *out, const struct ipcw_event *e,
+		      const struct format_opts *opts)
+{
+	char a[UNITS_BUF], why[256], err[24];
+	const char *cmd;
+
+	if (opts->timestamps)
+		print_time(out, e, opts);
+	fprintf(out, "%-7u %-16s %-11s ", e->pid, e->comm,
+		event_type_name(e->type));
+	switch (e->type) {
+	case IPCW_SHM_CREATE: {
+		const struct ipcw_shm_create *c = &e->shm_create;
+
+		if (!c->err) {
+			fprintf(out, "id %d key 0x%08x size %s (%llu pages)\n",
+				c->id, (unsigned int)c->key,
+				fmt_bytes(a, sizeof(a), c->size),
+				(unsigned long long)c->pages);
+			break;
+		}
+		fprintf(out, "REFUSED %s key 0x%08x size %s: %s\n",
+			err_text(err, sizeof(err), c->err),
+			(unsigned int)c->key, fmt_bytes(a, sizeof(a), c->size),
+			shm_reason_text(c, opts->page_size, why, sizeof(why)));
+		break;
+	}
+	case IPCW_SHMAT: {
+		const struct ipcw_shmat *s = &e->shmat;
+
+		if (!s->err)
+			fprintf(out, "id %d at 0x%llx size %s%s\n", s->id,
+				(unsigned long long)s->raddr,
+				fmt_bytes(a, sizeof(a), s->size),
+				s->shmflg & SHM_RDONLY ? " read-only" : "");
+		else
+			fprintf(out, "REFUSED %s id %d addr 0x%llx%s\n",
+				err_text(err, sizeof(err), s->err), s->id,
+				(unsigned long long)s->addr,
+				s->addr_wrap ? ": addr + size wraps around" :
+					       "");
+		break;
+	}
+	case IPCW_SHM_ATTACH:
+	case IPCW_SHM_DETACH:
+		fprintf(out, "id %d nattch %llu\n", e->nattch.id,
+			(unsigned long long)e->nattch.nattch);
+		break;
+	case IPCW_SHM_DESTROY: {
+		const struct ipcw_shm_destroy *d = &e->shm_destroy;
+
+		fprintf(out, "id %d key 0x%08x size %s owner %u creator pid "
+			"%d: %s\n", d->id, (unsigned int)d->key,
+			fmt_bytes(a, sizeof(a), d->size), d->owner_uid, d->cpid,
+			destroy_cause_name(d->cause));
+		break;
+	}
+	case IPCW_SHMCTL:
+		cmd = shmctl_cmd_name(e->shmctl.cmd);
+		if (cmd)
+			fprintf(out, "id %d %s", e->shmctl.id, cmd);
+		else
+			fprintf(out, "id %d cmd %d", e->shmctl.id,
+				e->shmctl.cmd);
+		if (e->shmctl.ret < 0)
+			fprintf(out, " -> %s\n",
+				err_text(err, sizeof(err),
+					 (int)-e->shmctl.ret));
+		else
+			fprintf(out, " -> %lld\n", (long long)e->shmctl.ret);
+		break;
+	case IPCW_SEM_BLOCK: {
+		const struct ipcw_sem_block *b = &e->sem_block;
+
+		fprintf(out, "id %d sem %u op %d (counts in %s), operation "
+			"%u of %u%s\n", b->id, b->sem_num, b->sem_op,
+			b->zcnt ? "zcnt" : "ncnt", b->index + 1, b->nsops,
+			b->timeout ? ", with timeout" : "");
+		break;
+	}
+	case IPCW_SEM_WAKE: {
+		const struct ipcw_sem_wake *w = &e->sem_wake;
+
+		fprintf(out, "id %d sem %u %s after %.3f s\n", w->id,
+			w->sem_num,
+			w->err ? err_text(err, sizeof(err), w->err) : "done",
+			w->slept_ns / 1e9);
+		break;
+	}
+	default:
+		fputs("\n", out);
+	}
+}
+
+static void json_err(struct json_writer *jw, int err)
+{
+	const char *name = errno_name(err);
+
+	jw_kv_int(jw, "err", err);
+	if (name)
+		jw_kv_string(jw, "errno", name);
+	else
+		jw_kv_string(jw, "errno", "");
+}
+
+void event_print_json(struct json_writer *jw, const struct ipcw_event *e,
+		      const struct format_opts *opts)
+{
+	char why[256];
+	const char *cmd;
+
+	jw_start_object(jw);
+	jw_kv_string(jw, "type", event_type_name(e->type));
+	jw_kv_uint(jw, "ts_ns", e->ts_ns);
+	jw_kv_int(jw, "time_ns", (int64_t)e->ts_ns + opts->mono_to_real_ns);
+	jw_kv_uint(jw, "pid", e->pid);
+	jw_kv_uint(jw, "tid", e->tid);
+	jw_kv_string(jw, "comm", e->comm);
+	jw_kv_uint(jw, "uid", e->uid);
+	jw_kv_uint(jw, "gid", e->gid);
+	jw_kv_uint(jw, "cgroup_id", e->cgroup_id);
+	jw_kv_uint(jw, "ipcns", e->ipcns);
+	switch (e->type) {
+	case IPCW_SHM_CREATE: {
+		const struct ipcw_shm_create *c = &e->shm_create;
+
+		jw_kv_int(jw, "id", c->id);
+		jw_kv_int(jw, "key", c->key);
+		jw_kv_uint(jw, "size", c->size);
+		jw_kv_uint(jw, "pages", c->pages);
+		jw_kv_int(jw, "shmflg", c->shmflg);
+		jw_kv_uint(jw, "shmmax", c->shmmax);
+		jw_kv_uint(jw, "shmall", c->shmall);
+		jw_kv_int(jw, "shmmni", c->shmmni);
+		jw_kv_uint(jw, "shm_tot", c->shm_tot);
+		jw_kv_uint(jw, "existing_size", c->existing_size);
+		json_err(jw, c->err);
+		jw_kv_string(jw, "reason", shm_reason_name(c->reason));
+		jw_kv_string(jw, "reason_text",
+			     shm_reason_text(c, opts->page_size, why,
+					     sizeof(why)));
+		break;
+	}
+	case IPCW_SHMAT:
+		jw_kv_int(jw, "id", e->shmat.id);
+		jw_kv_uint(jw, "addr", e->shmat.addr);
+		jw_kv_int(jw, "shmflg", e->shmat.shmflg);
+		jw_kv_uint(jw, "size", e->shmat.size);
+		jw_kv_uint(jw, "raddr", e->shmat.raddr);
+		json_err(jw, e->shmat.err);
+		jw_kv_bool(jw, "addr_wrap", e->shmat.addr_wrap);
+		break;
+	case IPCW_SHM_ATTACH:
+	case IPCW_SHM_DETACH:
+		jw_kv_int(jw, "id", e->nattch.id);
+		jw_kv_uint(jw, "nattch", e->nattch.nattch);
+		break;
+	case IPCW_SHM_DESTROY: {
+		const struct ipcw_shm_destroy *d = &e->shm_destroy;
+
+		jw_kv_int(jw, "id", d->id);
+		jw_kv_int(jw, "key", d->key);
+		jw_kv_uint(jw, "size", d->size);
+		jw_kv_uint(jw, "pages", d->pages);
+		jw_kv_uint(jw, "owner_uid", d->owner_uid);
+		jw_kv_uint(jw, "cuid", d->cuid);
+		jw_kv_uint(jw, "cgid", d->cgid);
+		jw_kv_int(jw, "cpid", d->cpid);
+		jw_kv_int(jw, "ctime", d->ctime);
+		jw_kv_string(jw, "cause", destroy_cause_name(d->cause));
+		break;
+	}
+	case IPCW_SHMCTL:
+		cmd = shmctl_cmd_name(e->shmctl.cmd);
+		jw_kv_int(jw, "id", e->shmctl.id);
+		jw_kv_int(jw, "cmd", e->shmctl.cmd);
+		jw_kv_string(jw, "cmd_name", cmd ? cmd : "");
+		jw_kv_int(jw, "ret", e->shmctl.ret);
+		json_err(jw, e->shmctl.ret < 0 ? (int)-e->shmctl.ret : 0);
+		break;
+	case IPCW_SEM_BLOCK:
+		jw_kv_int(jw, "id", e->sem_block.id);
+		jw_kv_uint(jw, "nsops", e->sem_block.nsops);
+		jw_kv_uint(jw, "index", e->sem_block.index);
+		jw_kv_uint(jw, "sem_num", e->sem_block.sem_num);
+		jw_kv_int(jw, "sem_op", e->sem_block.sem_op);
+		jw_kv_int(jw, "sem_flg", e->sem_block.sem_flg);
+		jw_kv_string(jw, "counts_as",
+			     e->sem_block.zcnt ? "zcnt" : "ncnt");
+		jw_kv_bool(jw, "timeout", e->sem_block.timeout);
+		break;
+	case IPCW_SEM_WAKE:
+		jw_kv_int(jw, "id", e->sem_wake.id);
+		jw_kv_uint(jw, "sem_num", e->sem_wake.sem_num);
+		jw_kv_int(jw, "sem_op", e->sem_wake.sem_op);
+		jw_kv_uint(jw, "slept_ns", e->sem_wake.slept_ns);
+		json_err(jw, e->sem_wake.err);
+		break;
+	}
+	jw_end_object(jw);
+}
