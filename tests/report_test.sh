@@ -56,6 +56,8 @@ case_ "listed failure is expected" 0 "5 0" \
 	"ok 1 - s.a\nnot ok 2 - s.b\n$done_" "$boot" "# comment\ns.b\n"
 case_ "listed check that passes fails" 1 "4 1" "$ok2$done_" "$boot" "s.b\n"
 case_ "listed check never reported fails" 1 "5 1" "$ok2$done_" "$boot" "s.c\n"
+case_ "listed failure matches through CR LF" 0 "5 0" \
+	"ok 1 - s.a\r\nnot ok 2 - s.b\r\n# vmtest: done\r\n" "$boot" "s.b\n"
 case_ "unlisted failure fails" 1 "4 2" \
 	"not ok 1 - s.a\nok 2 - s.b\n$done_" "$boot" "s.c\n"
 

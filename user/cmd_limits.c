@@ -63,7 +63,7 @@ static void print_text(const struct ipc_limits *l, const struct ipc_usage *u,
 	       own_ipcns(), (unsigned long long)l->page_size,
 	       l->mem_total ? fmt_bytes(a, sizeof(a), l->mem_total) :
 			      "unknown");
-	printf("%-24s %-22s %s\n", "LIMIT", "VALUE", "");
+	printf("%-24s %s\n", "LIMIT", "VALUE");
 	printf("%-24s %-22llu %s\n", "kernel.shmmax",
 	       (unsigned long long)l->shmmax,
 	       fmt_bytes(a, sizeof(a), l->shmmax));

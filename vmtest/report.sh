@@ -38,6 +38,8 @@ BEGIN {
 		if (line != "") xfail[line] = 1
 	}
 }
+# the guest writes through a tty: lines end in CR LF
+{ sub(/\r$/, "") }
 /^# vmtest: done/ { done = 1; next }
 /^(not )?ok [0-9]* ?- / {
 	pass = ($1 == "ok")
@@ -59,6 +61,7 @@ END {
 	splats = 0
 	while ((getline line < console) > 0)
 		if (line ~ splat_re) {
+			sub(/\r$/, "", line)
 			if (splats++ < 20) print "    console: " line
 		}
 	report(splats == 0, "kernel log clean", splats ? splats " splat lines" : "")
