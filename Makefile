@@ -23,6 +23,7 @@ CFLAGS_COMMON := -std=gnu11 -O2 -g $(CWARN) -Iinclude -Iuser
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Iinclude -I$(ARCH_INC) \
 	      -Wall -Werror
 STATIC_BPF_LIBS := -lbpf -lelf -lz -lzstd
+CURSES_LIBS := -lncursesw -ltinfo
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
@@ -30,8 +31,10 @@ SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 # Everything but main() and what needs the BPF skeleton: host-testable.
 CORE_SRCS  := user/units.c user/ipc_limits.c user/json_writer.c user/event.c \
-	      user/event_format.c user/sysvipc.c user/cli.c
-APP_SRCS   := user/main.c user/collector.c user/cmd_events.c user/cmd_limits.c
+	      user/event_format.c user/sysvipc.c user/cli.c user/state.c \
+	      user/top_view.c
+APP_SRCS   := user/main.c user/collector.c user/cmd_events.c user/cmd_limits.c \
+	      user/cmd_top.c
 USER_HDRS  := $(wildcard user/*.h) include/ipcwatch.h
 VMLINUX_H  := include/vmlinux.h
 SKEL       := $(BUILD)/bpf/ipcwatch.skel.h
@@ -46,13 +49,13 @@ GUEST_HEADERS := $(wildcard $(GUEST_DIR)/*.h)
 
 # Suites per kernel variant; the pre-seed kernel only has the seed
 # behaviour to show, not the tracepoints.
-SUITES_main    := conformance,tracepoints,ipcwatch_events,ipcwatch_limits
+SUITES_main    := conformance,tracepoints,ipcwatch_events,ipcwatch_limits,ipcwatch_top
 SUITES_preseed := conformance
 XFAIL_main     :=
 XFAIL_preseed  := vmtest/preseed.xfail
 GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints \
 		    $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
-		    $(BUILD)/ipcwatch
+		    $(GUEST_OUT)/ipcwatch_top $(BUILD)/ipcwatch
 GUEST_PROGS_preseed := $(GUEST_OUT)/conformance
 
 ifeq ($(filter $(KERNEL),main preseed),)
@@ -90,7 +93,7 @@ $(BUILD)/obj/%.o: user/%.c $(USER_HDRS) | $(SKEL)
 
 # One static binary: it runs in the guest as it is.
 $(BUILD)/ipcwatch: $(patsubst user/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(APP_SRCS))
-	$(CC) -static -o $@ $^ $(STATIC_BPF_LIBS)
+	$(CC) -static -o $@ $^ $(CURSES_LIBS) $(STATIC_BPF_LIBS)
 
 # ---- host tests -----------------------------------------------------------
 
@@ -98,7 +101,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/te
 
 $(BUILD)/unit/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -O1 $(SANITIZE) -o $@ $< $(CORE_SRCS) -lcmocka
+	$(CC) $(CFLAGS_COMMON) -O1 $(SANITIZE) -DFIXTURES=\"$(CURDIR)/tests/unit/fixtures\" \
+		-o $@ $< $(CORE_SRCS) -lcmocka
 
 unit-tests: $(UNIT_TESTS)
 	@for t in $(UNIT_TESTS); do \
@@ -132,6 +136,10 @@ $(GUEST_OUT)/ipcwatch_events: $(GUEST_DIR)/ipcwatch_events.c $(GUEST_DIR)/runner
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c $(STATIC_BPF_LIBS)
 
 $(GUEST_OUT)/ipcwatch_limits: $(GUEST_DIR)/ipcwatch_limits.c $(GUEST_DIR)/runner.c \
+		$(GUEST_COMMON) $(GUEST_HEADERS)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
+
+$(GUEST_OUT)/ipcwatch_top: $(GUEST_DIR)/ipcwatch_top.c $(GUEST_DIR)/runner.c \
 		$(GUEST_COMMON) $(GUEST_HEADERS)
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
 

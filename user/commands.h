@@ -7,5 +7,6 @@
  * exit status. */
 int cmd_events(int argc, char **argv);
 int cmd_limits(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

@@ -26,6 +26,8 @@ static int cmd_help(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "events", cmd_events,
 	  "live System V shm and semaphore events, refusals explained" },
+	{ "top", cmd_top,
+	  "live view of every segment and semaphore against the limits" },
 	{ "limits", cmd_limits,
 	  "limits of this IPC namespace, use against each, hazards" },
 	{ "version", cmd_version, "print the version" },

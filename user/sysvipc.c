@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ipc.h>
@@ -106,4 +107,223 @@ int read_ipc_usage(struct ipc_usage *u, char *err, size_t errlen)
 	u->sem_sets = sem.semusz;
 	u->sems = sem.semaem;
 	return 0;
+}
+
+/* Lines of a /proc/sysvipc table, header skipped; NULL on error. */
+static FILE *open_table(const char *name, char *err, size_t errlen)
+{
+	char path[256], header[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sysvipc/%s", sysvipc_proc_root, name);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	if (!fgets(header, sizeof(header), f)) {
+		snprintf(err, errlen, "%s: empty", path);
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* Append to a growing array. */
+static void *grow(void *array, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return array;
+	*cap = *cap ? *cap * 2 : 256;
+	return realloc(array, *cap * size);
+}
+
+int read_shm_rows(struct shm_row **rows, size_t *n, char *err, size_t errlen)
+{
+	struct shm_row r, *out = NULL, *bigger;
+	size_t cap = 0, count = 0;
+	char line[512];
+	FILE *f = open_table("shm", err, errlen);
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line,
+			   "%d %d %o %" SCNu64 " %d %d %" SCNu64 " %" SCNu32
+			   " %" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNd64
+			   " %" SCNd64 " %" SCNd64 " %" SCNu64 " %" SCNu64,
+			   &r.key, &r.id, &r.mode, &r.size, &r.cpid, &r.lpid,
+			   &r.nattch, &r.uid, &r.gid, &r.cuid, &r.cgid,
+			   &r.atime, &r.dtime, &r.ctime, &r.rss,
+			   &r.swap) != 16)
+			continue;
+		bigger = grow(out, &cap, count, sizeof(*out));
+		if (!bigger) {
+			free(out);
+			fclose(f);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		out = bigger;
+		out[count++] = r;
+	}
+	fclose(f);
+	*rows = out;
+	*n = count;
+	return 0;
+}
+
+int read_sem_values(struct sem_row *row)
+{
+	unsigned short *vals;
+	int i, n = row->nsems;
+
+	row->values_known = false;
+	if (n <= 0)
+		return 0;
+	vals = calloc(n, sizeof(*vals));
+	row->val = calloc(n, sizeof(int));
+	row->ncnt = calloc(n, sizeof(int));
+	row->zcnt = calloc(n, sizeof(int));
+	row->pid = calloc(n, sizeof(int));
+	if (!vals || !row->val || !row->ncnt || !row->zcnt || !row->pid) {
+		free(vals);
+		return -ENOMEM;
+	}
+	/* sets we may not read: shown without values, not an error */
+	if (semctl(row->id, 0, GETALL, vals) < 0) {
+		int e = errno;
+
+		free(vals);
+		return e == EACCES || e == EPERM ? 0 : -e;
+	}
+	for (i = 0; i < n; i++) {
+		row->val[i] = vals[i];
+		row->ncnt[i] = semctl(row->id, i, GETNCNT);
+		row->zcnt[i] = semctl(row->id, i, GETZCNT);
+		row->pid[i] = semctl(row->id, i, GETPID);
+	}
+	free(vals);
+	row->values_known = true;
+	return 0;
+}
+
+int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen)
+{
+	struct sem_row r, *out = NULL, *bigger;
+	size_t cap = 0, count = 0;
+	char line[512];
+	FILE *f = open_table("sem", err, errlen);
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		memset(&r, 0, sizeof(r));
+		if (sscanf(line,
+			   "%d %d %o %d %" SCNu32 " %" SCNu32 " %" SCNu32
+			   " %" SCNu32 " %" SCNd64 " %" SCNd64,
+			   &r.key, &r.id, &r.mode, &r.nsems, &r.uid, &r.gid,
+			   &r.cuid, &r.cgid, &r.otime, &r.ctime) != 10)
+			continue;
+		bigger = grow(out, &cap, count, sizeof(*out));
+		if (!bigger) {
+			free_sem_rows(out, count);
+			fclose(f);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		out = bigger;
+		/* a set removed since the table was read: keep the row */
+		read_sem_values(&r);
+		out[count++] = r;
+	}
+	fclose(f);
+	*rows = out;
+	*n = count;
+	return 0;
+}
+
+void free_sem_rows(struct sem_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].val);
+		free(rows[i].ncnt);
+		free(rows[i].zcnt);
+		free(rows[i].pid);
+	}
+	free(rows);
+}
+
+/* Boot time in seconds since the epoch, from /proc/stat. */
+static int64_t boot_time(void)
+{
+	static int64_t btime;
+	char path[256], line[256];
+	FILE *f;
+
+	if (btime)
+		return btime;
+	snprintf(path, sizeof(path), "%s/stat", sysvipc_proc_root);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %" SCNd64, &btime) == 1)
+			break;
+	fclose(f);
+	return btime;
+}
+
+bool process_alive_since(int pid, int64_t since)
+{
+	char path[256], buf[1024], *p;
+	unsigned long long start_ticks;
+	int64_t started;
+	FILE *f;
+	int i;
+
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/%d/stat", sysvipc_proc_root, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!p || !(p = strrchr(buf, ')')))
+		return false;
+	/* a zombie has exited: exit_shm() has run for it */
+	if (p[2] == 'Z' || p[2] == 'X')
+		return false;
+	/* field 22, starttime, counted from the state after ')' (field 3) */
+	for (i = 3, p += 2; i < 22 && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%llu", &start_ticks) != 1)
+		return true;	/* cannot tell: trust the pid */
+	started = boot_time() + (int64_t)(start_ticks / sysconf(_SC_CLK_TCK));
+	/* one second of slack: both clocks count whole seconds */
+	return started <= since + 1;
+}
+
+void process_comm(int pid, char *comm, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	comm[0] = '\0';
+	if (pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "%s/%d/comm", sysvipc_proc_root, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(comm, (int)len, f))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
 }

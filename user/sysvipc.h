@@ -7,6 +7,10 @@
 #ifndef IPCWATCH_SYSVIPC_H
 #define IPCWATCH_SYSVIPC_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "ipc_limits.h"
 
 /* Root of the files read: "/proc" unless tests point it elsewhere. */
@@ -15,5 +19,47 @@ extern const char *sysvipc_proc_root;
 /* 0, or -errno with a one-line message in @err. */
 int read_ipc_limits(struct ipc_limits *l, char *err, size_t errlen);
 int read_ipc_usage(struct ipc_usage *u, char *err, size_t errlen);
+
+/* A row of /proc/sysvipc/shm. */
+struct shm_row {
+	int key;
+	int id;
+	unsigned int mode;	/* permissions and SHM_DEST, SHM_LOCKED */
+	uint64_t size;
+	int cpid, lpid;		/* in the reader's pid namespace */
+	uint64_t nattch;
+	uint32_t uid, gid, cuid, cgid;
+	int64_t atime, dtime, ctime;
+	uint64_t rss, swap;	/* bytes */
+};
+
+/* A row of /proc/sysvipc/sem, with its values from semctl(). */
+struct sem_row {
+	int key;
+	int id;
+	unsigned int mode;
+	int nsems;
+	uint32_t uid, gid, cuid, cgid;
+	int64_t otime, ctime;
+	bool values_known;	/* false when semctl() said EACCES */
+	int *val, *ncnt, *zcnt, *pid;	/* nsems each, NULL if unknown */
+};
+
+/* Whole tables; free with free_*_rows(). */
+int read_shm_rows(struct shm_row **rows, size_t *n, char *err, size_t errlen);
+int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen);
+void free_sem_rows(struct sem_row *rows, size_t n);
+
+/* Read a set's values, ncnt, zcnt and pids with semctl(): 0 or -errno. */
+int read_sem_values(struct sem_row *row);
+
+/*
+ * Whether @pid is still the process that created something at @since
+ * (a pid started later is a reused one).
+ */
+bool process_alive_since(int pid, int64_t since);
+
+/* The command of @pid from /proc, "" if gone. */
+void process_comm(int pid, char *comm, size_t len);
 
 #endif

@@ -64,8 +64,15 @@ accel_args() {
 accel=($(accel_args))
 
 if [ "$demo" = 1 ]; then
+	# the guest console is this terminal: tell it its type and size
+	term_args="ipcwatch.interactive=0"
+	if [ -t 0 ] && [ -t 1 ]; then
+		read -r rows cols < <(stty size)
+		term_args="ipcwatch.interactive=1 ipcwatch.term=${TERM:-vt100}"
+		term_args+=" ipcwatch.rows=$rows ipcwatch.cols=$cols"
+	fi
 	exec "${qemu_base[@]}" "${accel[@]}" \
-		-append "$cmdline ipcwatch.mode=demo" \
+		-append "$cmdline ipcwatch.mode=demo $term_args" \
 		-serial mon:stdio -serial null
 fi
 

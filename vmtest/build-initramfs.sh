@@ -32,6 +32,17 @@ for applet in $("$busybox" --list); do
 	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 done
 install -m 755 "$VMTEST_DIR/guest/init" "$stage/init"
+# terminal descriptions for ncurses (ipcwatch top), from ncurses-base
+for ti in v/vt100 v/vt220 l/linux x/xterm x/xterm-256color s/screen \
+	s/screen-256color t/tmux t/tmux-256color; do
+	for dir in /lib/terminfo /usr/share/terminfo; do
+		if [ -e "$dir/$ti" ]; then
+			mkdir -p "$stage/usr/share/terminfo/${ti%/*}"
+			cp "$dir/$ti" "$stage/usr/share/terminfo/$ti"
+			break
+		fi
+	done
+done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 echo 'root:x:0:' > "$stage/etc/group"
 for prog in "$@"; do

@@ -1,31 +1,25 @@
 #!/bin/sh
-# The demo inside the guest: the ipc tracepoints of the patched kernel,
-# then ipcwatch events and ipcwatch limits, on a small workload.
-T=/sys/kernel/tracing
+# The demo inside the guest: a small database workload, and ipcwatch top
+# watching it. Quitting top (q) powers the guest off. Without a terminal
+# on the host, top runs three batch refreshes instead.
 PATH=/demo:$PATH
+[ -n "$IPCWATCH_ROWS" ] && stty rows "$IPCWATCH_ROWS" cols "$IPCWATCH_COLS"
+export TERM=${IPCWATCH_TERM:-vt100}
+[ -e "/usr/share/terminfo/${TERM%"${TERM#?}"}/$TERM" ] || export TERM=vt100
 
 echo
 echo "=== ipcwatch demo on $(uname -r) ==="
-echo
-echo "--- the ipc trace events of the patched kernel ($T/events/ipc)"
-echo 1 > $T/events/ipc/enable
-workload > /dev/null
-echo 0 > $T/events/ipc/enable
-grep -v '^#' $T/trace | sed 's/^ *//'
-echo > $T/trace
-
-echo
-echo "--- ipcwatch events, while the workload runs again"
-ipcwatch events -T &
-watcher=$!
-sleep 3
-workload
-sleep 1
-kill -INT $watcher
-wait $watcher
-
-echo
-echo "--- ipcwatch limits"
-ipcwatch limits
-echo
+echo "--- the ipc trace events of this patched kernel:"
+ls /sys/kernel/tracing/events/ipc
+echo "--- ipcwatch limits:"
+ipcwatch limits | sed -n '/HAZARDS/,$p'
+workload --live &
+sleep 2
+if [ "$IPCWATCH_INTERACTIVE" = 1 ]; then
+	ipcwatch top
+else
+	ipcwatch top -b -n 3 -d 2
+fi
+kill $!
+wait
 echo "=== demo done, powering off ==="

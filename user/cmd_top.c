@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcwatch top: a live view of every segment and semaphore of this IPC
+ * namespace against the limits. The collector is attached before the
+ * snapshot is read, so no change slips between them; events keep the
+ * state current and periodic resyncs correct (and count) any drift.
+ */
+#include <argp.h>
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "collector.h"
+#include "commands.h"
+#include "json_writer.h"
+#include "state.h"
+#include "top_view.h"
+
+struct top_args {
+	struct collector_opts collect;
+	bool batch;
+	bool json;
+	bool stats;
+	uint64_t iterations;	/* 0: until quit */
+	double delay_s;
+	double resync_s;
+	struct view_opts view;
+};
+
+enum { OPT_JSON = 0x100, OPT_MODE, OPT_RESYNC, OPT_STATS };
+
+static const struct argp_option options[] = {
+	{ "batch", 'b', NULL, 0, "Batch mode: print every refresh, no terminal UI", 0 },
+	{ "iterations", 'n', "COUNT", 0, "Exit after COUNT refreshes", 0 },
+	{ "delay", 'd', "SECONDS", 0, "Time between refreshes (default 2)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "With -b: one JSON document per refresh", 0 },
+	{ "owner", 'u', "UID", 0, "Only objects owned by this user id", 0 },
+	{ "sort", 's', "COLUMN", 0,
+	  "Sort segments by id, key, owner, cpid, command, size, "
+	  "shmmax_share, nattch, status, age, attached or detached", 0 },
+	{ "reverse", 'r', NULL, 0, "Reverse the sort order", 0 },
+	{ "resync", OPT_RESYNC, "SECONDS", 0,
+	  "Re-read the kernel's tables this often (default 10)", 0 },
+	{ "mode", OPT_MODE, "MODE", 0, "tracepoint, fentry or auto", 0 },
+	{ "stats", OPT_STATS, NULL, 0,
+	  "Print the CPU time of every refresh on stderr", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
+	{ 0 },
+};
+
+static double cli_seconds(struct argp_state *state, const char *what,
+			  const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (!*arg || *end || !isfinite(v) || v < 0.1 || v > 86400)
+		argp_error(state, "invalid %s '%s' (seconds, 0.1 to 86400)",
+			   what, arg);
+	return v;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct top_args *a = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = cli_error_stream();
+		break;
+	case 'b':
+		a->batch = true;
+		break;
+	case 'n':
+		a->iterations = cli_number(state, "count", arg, 1, UINT32_MAX);
+		break;
+	case 'd':
+		a->delay_s = cli_seconds(state, "delay", arg);
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case 'u':
+		a->view.owner = cli_number(state, "UID", arg, 0, UINT32_MAX - 1);
+		a->view.filter_owner = true;
+		break;
+	case 's':
+		if (parse_seg_column(arg, &a->view.sort))
+			argp_error(state, "invalid sort column '%s'", arg);
+		break;
+	case 'r':
+		a->view.reverse = true;
+		break;
+	case OPT_RESYNC:
+		a->resync_s = cli_seconds(state, "resync interval", arg);
+		break;
+	case OPT_MODE:
+		if (parse_mode(arg, &a->collect.mode))
+			argp_error(state,
+				   "invalid mode '%s' (tracepoint, fentry or auto)",
+				   arg);
+		break;
+	case OPT_STATS:
+		a->stats = true;
+		break;
+	case 'v':
+		a->collect.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (a->json && !a->batch)
+			argp_error(state, "--json needs -b (batch mode)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, NULL,
+	"A live view of the System V shared memory segments and semaphores of\n"
+	"this IPC namespace against the limits: who created what, who is\n"
+	"attached, what is orphaned, who sleeps on which semaphore.\n\n"
+	"Keys: s segments, m semaphores, e recent refusals and destructions,\n"
+	"< > sort column, r reverse, u owner filter, p pause, h help, q quit.",
+	NULL, NULL, NULL,
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int on_event(const struct ipcw_event *e, void *ctx)
+{
+	state_apply(ctx, e);
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int64_t mono_to_real(void)
+{
+	struct timespec real;
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	return (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec -
+	       (int64_t)mono_ns();
+}
+
+static double cpu_ms(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 +
+	       ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3;
+}
+
+/* ---- batch output -------------------------------------------------------- */
+
+static void print_line(void *ctx, const char *line, bool highlight)
+{
+	(void)ctx;
+	(void)highlight;
+	puts(line);
+}
+
+static void print_batch(const struct ipc_state *st, const struct top_args *a,
+			struct json_writer *jw)
+{
+	if (jw) {
+		view_json(jw, st, &a->view);
+		return;
+	}
+	view_header(st, &a->view, print_line, NULL);
+	putchar('\n');
+	view_segments(st, &a->view, print_line, NULL);
+	putchar('\n');
+	view_semaphores(st, &a->view, print_line, NULL);
+	putchar('\n');
+	view_recent(st, &a->view, print_line, NULL);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* ---- the terminal UI --------------------------------------------------- */
+
+struct screen {
+	enum top_screen which;
+	bool paused;
+	bool help;
+	int row;
+};
+
+static void screen_line(void *ctx, const char *line, bool highlight)
+{
+	struct screen *s = ctx;
+
+	if (s->row >= LINES - 1)
+		return;
+	if (highlight)
+		attron(A_BOLD);
+	mvaddnstr(s->row++, 0, line, COLS);
+	if (highlight)
+		attroff(A_BOLD);
+}
+
+static const char *const help_text[] = {
+	"ipcwatch top - keys",
+	"",
+	"  s        segments: id, key, owner, creator, size, attaches, status",
+	"  m        semaphores: values, GETNCNT/GETZCNT, who waits on what",
+	"  e        recent refusals and destructions",
+	"  < >      sort segments by the previous / next column",
+	"  r        reverse the sort order",
+	"  u        show one owner only (empty: everyone)",
+	"  p SPACE  pause the display (events are still counted)",
+	"  h ?      this help; any key returns",
+	"  q        quit",
+	"",
+	"Status: dest = removed, freed at the last detach; locked = SHM_LOCK;",
+	"orphaned = creator gone and nothing attached (the OOM killer cannot",
+	"free it).",
+	NULL,
+};
+
+static void draw(const struct ipc_state *st, struct top_args *a,
+		 struct screen *s)
+{
+	static const char *const names[] = { "segments", "semaphores",
+					     "recent" };
+	char status[256];
+	int i;
+
+	erase();
+	s->row = 0;
+	if (s->help) {
+		for (i = 0; help_text[i]; i++)
+			screen_line(s, help_text[i], i == 0);
+		refresh();
+		return;
+	}
+	view_header(st, &a->view, screen_line, s);
+	s->row++;
+	if (s->which == SCREEN_SEGMENTS)
+		view_segments(st, &a->view, screen_line, s);
+	else if (s->which == SCREEN_SEMAPHORES)
+		view_semaphores(st, &a->view, screen_line, s);
+	else
+		view_recent(st, &a->view, screen_line, s);
+	snprintf(status, sizeof(status),
+		 "[%s] sort: %s%s%s   s m e: screens  < >: sort  r  u: owner  "
+		 "p: pause  h: help  q: quit", names[s->which],
+		 seg_column_name(a->view.sort), a->view.reverse ? " (rev)" : "",
+		 s->paused ? "   PAUSED" : "");
+	attron(A_REVERSE);
+	mvaddnstr(LINES - 1, 0, status, COLS);
+	attroff(A_REVERSE);
+	refresh();
+}
+
+static void ask_owner(struct top_args *a)
+{
+	char buf[32];
+	char *end;
+	unsigned long v;
+
+	mvaddstr(LINES - 1, 0, "owner uid (empty: everyone): ");
+	clrtoeol();
+	echo();
+	nocbreak();
+	cbreak();
+	timeout(-1);
+	getnstr(buf, sizeof(buf) - 1);
+	noecho();
+	timeout(0);
+	if (!buf[0]) {
+		a->view.filter_owner = false;
+		return;
+	}
+	v = strtoul(buf, &end, 10);
+	if (!*end && v < UINT32_MAX) {
+		a->view.filter_owner = true;
+		a->view.owner = (uint32_t)v;
+	}
+}
+
+/* One key: true when the screen must be redrawn now. */
+static bool handle_key(int ch, struct top_args *a, struct screen *s)
+{
+	if (s->help && ch != ERR && ch != KEY_RESIZE) {
+		s->help = false;
+		return true;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		stop = 1;
+		return false;
+	case 's':
+		s->which = SCREEN_SEGMENTS;
+		return true;
+	case 'm':
+		s->which = SCREEN_SEMAPHORES;
+		return true;
+	case 'e':
+		s->which = SCREEN_RECENT;
+		return true;
+	case '>':
+		a->view.sort = (a->view.sort + 1) % COL_MAX;
+		return true;
+	case '<':
+		a->view.sort = (a->view.sort + COL_MAX - 1) % COL_MAX;
+		return true;
+	case 'r':
+		a->view.reverse = !a->view.reverse;
+		return true;
+	case 'u':
+		ask_owner(a);
+		return true;
+	case 'p':
+	case ' ':
+		s->paused = !s->paused;
+		return true;
+	case 'h':
+	case '?':
+		s->help = true;
+		return true;
+	case KEY_RESIZE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+static int refresh_state(struct ipc_state *st, struct collector *c,
+			 const struct top_args *a, uint64_t *next_resync)
+{
+	char err[256];
+	int ret;
+
+	/* apply what is queued first, so a resync finds no false drift */
+	collector_poll(c, 0);
+	st->lost = collector_lost(c);
+	if (mono_ns() >= *next_resync) {
+		ret = state_resync(st, err, sizeof(err));
+		if (ret) {
+			cli_fail("top", "%s", err);
+			return ret;
+		}
+		*next_resync = mono_ns() + (uint64_t)(a->resync_s * 1e9);
+	}
+	ret = state_refresh(st, err, sizeof(err));
+	if (ret)
+		cli_fail("top", "%s", err);
+	return ret;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_args a = { .delay_s = 2, .resync_s = 10,
+			      .view.sort = COL_ID };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct screen scr = { .which = SCREEN_SEGMENTS };
+	struct json_writer *jw = NULL;
+	struct ipc_state st;
+	struct collector *c;
+	uint64_t next_refresh, next_resync, done = 0;
+	char err[256];
+	int ret = 0;
+
+	argp_err_exit_status = EXIT_USAGE;
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (!a.batch && !isatty(STDIN_FILENO)) {
+		cli_fail("top", "standard input is not a terminal: use -b");
+		return EXIT_USAGE;
+	}
+	state_init(&st, own_ipcns());
+	/* only this namespace: the tables show no other */
+	a.collect.ipcns = st.ipcns;
+	c = collector_open(&a.collect, on_event, &st, err, sizeof(err));
+	if (!c) {
+		cli_fail("top", "%s", err);
+		return 1;
+	}
+	if (state_snapshot(&st, err, sizeof(err))) {
+		cli_fail("top", "%s", err);
+		collector_close(c);
+		state_free(&st);
+		return 1;
+	}
+	a.view.mode = mode_name(collector_mode(c));
+	a.view.interval_s = a.delay_s;
+	a.view.mono_to_real_ns = mono_to_real();
+	next_resync = mono_ns() + (uint64_t)(a.resync_s * 1e9);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (a.json)
+		jw = jw_new(stdout);
+	if (a.batch) {
+		fprintf(stderr, "ipcwatch top: watching in %s mode\n",
+			a.view.mode);
+	} else {
+		initscr();
+		cbreak();
+		noecho();
+		keypad(stdscr, TRUE);
+		curs_set(0);
+		timeout(0);
+	}
+	/* the first refresh comes at once, the others every delay */
+	next_refresh = mono_ns();
+	while (!stop) {
+		uint64_t now = mono_ns();
+		double cpu = 0;
+		bool redraw = false;
+		int ch;
+
+		if (now < next_refresh) {
+			uint64_t wait_ms = (next_refresh - now) / 1000000;
+
+			ret = collector_poll(c, wait_ms > 100 ? 100 :
+						(int)wait_ms + 1);
+			if (ret < 0) {
+				cli_fail("top", "reading events: %s",
+					 strerror(-ret));
+				break;
+			}
+			ret = 0;
+			while (!a.batch && (ch = getch()) != ERR)
+				redraw |= handle_key(ch, &a, &scr);
+			if (redraw && !stop) {
+				a.view.now_ns = mono_ns();
+				a.view.now_s = time(NULL);
+				/* a full repaint: the screen changed as a whole */
+				clearok(curscr, TRUE);
+				draw(&st, &a, &scr);
+			}
+			continue;
+		}
+		if (a.stats)
+			cpu = cpu_ms();
+		ret = refresh_state(&st, c, &a, &next_resync);
+		if (ret)
+			break;
+		a.view.now_ns = mono_ns();
+		a.view.now_s = time(NULL);
+		if (a.batch)
+			print_batch(&st, &a, jw);
+		else if (!scr.paused)
+			draw(&st, &a, &scr);
+		if (a.stats)
+			fprintf(stderr,
+				"ipcwatch top: refresh %llu: %.3f ms CPU, %zu "
+				"segments, %zu semaphore sets\n",
+				(unsigned long long)done + 1, cpu_ms() - cpu,
+				st.nsegs, st.nsets);
+		state_interval_reset(&st);
+		next_refresh = mono_ns() + (uint64_t)(a.delay_s * 1e9);
+		if (a.iterations && ++done >= a.iterations)
+			break;
+	}
+	if (!a.batch)
+		endwin();
+	collector_close(c);
+	jw_destroy(jw);
+	state_free(&st);
+	return ret ? 1 : 0;
+}

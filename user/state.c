@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* SHM_LOCK, SHM_UNLOCK */
+#include "state.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <time.h>
+
+#ifndef SHM_DEST
+#define SHM_DEST 01000
+#endif
+#ifndef SHM_LOCKED
+#define SHM_LOCKED 02000
+#endif
+
+void state_init(struct ipc_state *st, uint32_t ipcns)
+{
+	memset(st, 0, sizeof(*st));
+	st->ipcns = ipcns;
+}
+
+static void free_sets(struct ipc_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nsets; i++) {
+		free(st->sets[i].row.val);
+		free(st->sets[i].row.ncnt);
+		free(st->sets[i].row.zcnt);
+		free(st->sets[i].row.pid);
+	}
+	free(st->sets);
+	st->sets = NULL;
+	st->nsets = 0;
+}
+
+void state_free(struct ipc_state *st)
+{
+	free(st->segs);
+	free_sets(st);
+	free(st->waiters);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Index of the first segment with id >= @id. */
+static size_t seg_slot(const struct ipc_state *st, int id)
+{
+	size_t lo = 0, hi = st->nsegs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->segs[mid].row.id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct seg *state_find_seg(struct ipc_state *st, int id)
+{
+	size_t i = seg_slot(st, id);
+
+	return i < st->nsegs && st->segs[i].row.id == id ? &st->segs[i] : NULL;
+}
+
+struct semset *state_find_set(struct ipc_state *st, int id)
+{
+	size_t lo = 0, hi = st->nsets;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->sets[mid].row.id == id)
+			return &st->sets[mid];
+		if (st->sets[mid].row.id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The segment with @id, inserted zeroed if absent; NULL without memory. */
+static struct seg *upsert_seg(struct ipc_state *st, int id, bool *added)
+{
+	size_t i = seg_slot(st, id);
+
+	*added = false;
+	if (i < st->nsegs && st->segs[i].row.id == id)
+		return &st->segs[i];
+	if (st->nsegs == st->segs_cap) {
+		size_t cap = st->segs_cap ? st->segs_cap * 2 : 256;
+		struct seg *bigger = realloc(st->segs, cap * sizeof(*bigger));
+
+		if (!bigger)
+			return NULL;
+		st->segs = bigger;
+		st->segs_cap = cap;
+	}
+	memmove(&st->segs[i + 1], &st->segs[i],
+		(st->nsegs - i) * sizeof(*st->segs));
+	st->nsegs++;
+	memset(&st->segs[i], 0, sizeof(st->segs[i]));
+	st->segs[i].row.id = id;
+	*added = true;
+	return &st->segs[i];
+}
+
+static void remove_seg(struct ipc_state *st, int id)
+{
+	size_t i = seg_slot(st, id);
+
+	if (i >= st->nsegs || st->segs[i].row.id != id)
+		return;
+	memmove(&st->segs[i], &st->segs[i + 1],
+		(st->nsegs - i - 1) * sizeof(*st->segs));
+	st->nsegs--;
+}
+
+static void adopt_creator(struct seg *s)
+{
+	s->creator_alive = process_alive_since(s->row.cpid, s->row.ctime);
+	if (!s->creator_comm[0] && s->creator_alive)
+		process_comm(s->row.cpid, s->creator_comm,
+			     sizeof(s->creator_comm));
+}
+
+static int compare_set_id(const void *a, const void *b)
+{
+	const struct semset *x = a, *y = b;
+
+	return (x->row.id > y->row.id) - (x->row.id < y->row.id);
+}
+
+/* Semaphore sets have no events of their own: read them every time. */
+static int reload_sets(struct ipc_state *st, char *err, size_t errlen)
+{
+	struct sem_row *rows;
+	size_t n, i;
+	int ret = read_sem_rows(&rows, &n, err, errlen);
+
+	if (ret)
+		return ret;
+	free_sets(st);
+	st->sets = calloc(n ? n : 1, sizeof(*st->sets));
+	if (!st->sets) {
+		free_sem_rows(rows, n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		st->sets[i].row = rows[i];
+	st->nsets = n;
+	free(rows);	/* the arrays now belong to st->sets */
+	qsort(st->sets, n, sizeof(*st->sets), compare_set_id);
+	return 0;
+}
+
+int state_refresh(struct ipc_state *st, char *err, size_t errlen)
+{
+	size_t i;
+	int ret;
+
+	if ((ret = read_ipc_limits(&st->limits, err, errlen)) ||
+	    (ret = read_ipc_usage(&st->usage, err, errlen)) ||
+	    (ret = reload_sets(st, err, errlen)))
+		return ret;
+	for (i = 0; i < st->nsegs; i++)
+		st->segs[i].creator_alive =
+			process_alive_since(st->segs[i].row.cpid,
+					    st->segs[i].row.ctime);
+	return 0;
+}
+
+/* Whether the event stream and the kernel disagree about a segment. */
+static bool seg_differs(const struct shm_row *a, const struct shm_row *b)
+{
+	return a->key != b->key || a->size != b->size ||
+	       a->nattch != b->nattch || a->cpid != b->cpid ||
+	       a->uid != b->uid || a->gid != b->gid ||
+	       (a->mode & (SHM_DEST | SHM_LOCKED | 0777)) !=
+	       (b->mode & (SHM_DEST | SHM_LOCKED | 0777));
+}
+
+int state_resync(struct ipc_state *st, char *err, size_t errlen)
+{
+	struct shm_row *rows;
+	size_t n, i, j;
+	char *seen;
+	int ret = read_shm_rows(&rows, &n, err, errlen);
+
+	if (ret)
+		return ret;
+	st->resyncs++;
+	for (i = 0; i < n; i++) {
+		bool added;
+		struct seg *s = upsert_seg(st, rows[i].id, &added);
+
+		if (!s) {
+			free(rows);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		if (!added && seg_differs(&s->row, &rows[i]))
+			st->corrections++;
+		if (added)
+			st->corrections++;
+		s->row = rows[i];
+		adopt_creator(s);
+	}
+	/* segments the kernel no longer has */
+	seen = calloc(st->nsegs ? st->nsegs : 1, 1);
+	if (!seen) {
+		free(rows);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		seen[seg_slot(st, rows[i].id)] = 1;
+	for (i = 0, j = 0; i < st->nsegs; i++) {
+		if (seen[i])
+			st->segs[j++] = st->segs[i];
+		else
+			st->corrections++;
+	}
+	st->nsegs = j;
+	free(seen);
+	free(rows);
+	return 0;
+}
+
+int state_snapshot(struct ipc_state *st, char *err, size_t errlen)
+{
+	int ret = state_resync(st, err, errlen);
+
+	/* the first load is no correction */
+	st->corrections = 0;
+	st->resyncs = 0;
+	return ret ? ret : state_refresh(st, err, errlen);
+}
+
+static void push_recent(struct ipc_state *st, const struct ipcw_event *e)
+{
+	if (st->nrecent == RECENT_MAX) {
+		memmove(&st->recent[0], &st->recent[1],
+			(RECENT_MAX - 1) * sizeof(st->recent[0]));
+		st->nrecent--;
+	}
+	st->recent[st->nrecent++] = *e;
+}
+
+static void apply_create(struct ipc_state *st, const struct ipcw_event *e)
+{
+	const struct ipcw_shm_create *c = &e->shm_create;
+	struct seg *s;
+	bool added;
+
+	if (c->err) {
+		if (c->reason < IPCW_CREATE_REASON_MAX) {
+			st->refused[c->reason]++;
+			st->refused_total[c->reason]++;
+		}
+		push_recent(st, e);
+		return;
+	}
+	s = upsert_seg(st, c->id, &added);
+	if (!s)
+		return;
+	memset(&s->row, 0, sizeof(s->row));
+	s->row.id = c->id;
+	s->row.key = c->key;
+	s->row.mode = c->shmflg & 0777;
+	s->row.size = c->size;
+	s->row.cpid = (int)e->pid;
+	s->row.uid = s->row.cuid = e->uid;
+	s->row.gid = s->row.cgid = e->gid;
+	s->row.ctime = time(NULL);
+	memcpy(s->creator_comm, e->comm, sizeof(s->creator_comm));
+	s->creator_alive = true;
+	s->last_attach_ns = s->last_detach_ns = 0;
+}
+
+static void add_waiter(struct ipc_state *st, const struct ipcw_event *e)
+{
+	struct sem_waiter *w;
+
+	if (st->nwaiters == st->waiters_cap) {
+		size_t cap = st->waiters_cap ? st->waiters_cap * 2 : 64;
+		struct sem_waiter *bigger = realloc(st->waiters,
+						    cap * sizeof(*bigger));
+
+		if (!bigger)
+			return;
+		st->waiters = bigger;
+		st->waiters_cap = cap;
+	}
+	w = &st->waiters[st->nwaiters++];
+	w->pid = e->pid;
+	w->tid = e->tid;
+	memcpy(w->comm, e->comm, sizeof(w->comm));
+	w->id = e->sem_block.id;
+	w->nsops = e->sem_block.nsops;
+	w->index = e->sem_block.index;
+	w->sem_num = e->sem_block.sem_num;
+	w->sem_op = e->sem_block.sem_op;
+	w->zcnt = e->sem_block.zcnt;
+	w->timeout = e->sem_block.timeout;
+	w->since_ns = e->ts_ns;
+}
+
+static void remove_waiter(struct ipc_state *st, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < st->nwaiters; i++)
+		if (st->waiters[i].tid == tid) {
+			st->waiters[i] = st->waiters[--st->nwaiters];
+			return;
+		}
+}
+
+void state_apply(struct ipc_state *st, const struct ipcw_event *e)
+{
+	struct seg *s;
+
+	if (e->ipcns != st->ipcns)
+		return;
+	st->events++;
+	switch (e->type) {
+	case IPCW_SHM_CREATE:
+		apply_create(st, e);
+		break;
+	case IPCW_SHM_ATTACH:
+	case IPCW_SHM_DETACH:
+		s = state_find_seg(st, e->nattch.id);
+		if (!s)
+			break;
+		s->row.nattch = e->nattch.nattch;
+		s->row.lpid = (int)e->pid;
+		if (e->type == IPCW_SHM_ATTACH) {
+			s->row.atime = time(NULL);
+			s->last_attach_ns = e->ts_ns;
+		} else {
+			s->row.dtime = time(NULL);
+			s->last_detach_ns = e->ts_ns;
+		}
+		break;
+	case IPCW_SHM_DESTROY:
+		remove_seg(st, e->shm_destroy.id);
+		push_recent(st, e);
+		break;
+	case IPCW_SHMCTL:
+		s = state_find_seg(st, e->shmctl.id);
+		if (!s || e->shmctl.ret < 0)
+			break;
+		if (e->shmctl.cmd == IPC_RMID) {
+			/* still attached: marked, and its key made private */
+			s->row.mode |= SHM_DEST;
+			s->row.key = IPC_PRIVATE;
+		} else if (e->shmctl.cmd == SHM_LOCK) {
+			s->row.mode |= SHM_LOCKED;
+		} else if (e->shmctl.cmd == SHM_UNLOCK) {
+			s->row.mode &= ~SHM_LOCKED;
+		}
+		break;
+	case IPCW_SEM_BLOCK:
+		add_waiter(st, e);
+		break;
+	case IPCW_SEM_WAKE:
+		remove_waiter(st, e->tid);
+		break;
+	default:
+		break;
+	}
+}
+
+void state_interval_reset(struct ipc_state *st)
+{
+	memset(st->refused, 0, sizeof(st->refused));
+}
+
+bool seg_dest(const struct seg *s)
+{
+	return s->row.mode & SHM_DEST;
+}
+
+bool seg_locked(const struct seg *s)
+{
+	return s->row.mode & SHM_LOCKED;
+}
+
+bool seg_orphaned(const struct seg *s)
+{
+	return s->row.nattch == 0 && !s->creator_alive;
+}
+
+void state_orphans(const struct ipc_state *st, uint64_t *count,
+		   uint64_t *bytes)
+{
+	size_t i;
+
+	*count = *bytes = 0;
+	for (i = 0; i < st->nsegs; i++)
+		if (seg_orphaned(&st->segs[i])) {
+			(*count)++;
+			*bytes += st->segs[i].row.size;
+		}
+}
+
+uint64_t state_largest_seg(const struct ipc_state *st)
+{
+	uint64_t max = 0;
+	size_t i;
+
+	for (i = 0; i < st->nsegs; i++)
+		if (st->segs[i].row.size > max)
+			max = st->segs[i].row.size;
+	return max;
+}

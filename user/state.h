@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The state of one IPC namespace: segments, semaphore sets, the tasks
+ * asleep on them, recent refusals and destructions. Built from a
+ * snapshot (sysvipc.c), kept current by the event stream, corrected by
+ * periodic resyncs. Views (top) only read it.
+ */
+#ifndef IPCWATCH_STATE_H
+#define IPCWATCH_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipc_limits.h"
+#include "ipcwatch.h"
+#include "sysvipc.h"
+
+struct seg {
+	struct shm_row row;	/* as /proc/sysvipc/shm has it */
+	char creator_comm[IPCW_COMM_LEN]; /* at creation; "" if unknown */
+	bool creator_alive;
+	uint64_t last_attach_ns, last_detach_ns; /* monotonic, 0: unseen */
+};
+
+struct semset {
+	struct sem_row row;	/* values read at the last refresh */
+};
+
+/* A task asleep in semop(), from its sem_block event. */
+struct sem_waiter {
+	uint32_t pid, tid;
+	char comm[IPCW_COMM_LEN];
+	int id;
+	uint32_t nsops, index;
+	uint16_t sem_num;
+	int16_t sem_op;
+	bool zcnt, timeout;
+	uint64_t since_ns;	/* monotonic */
+};
+
+#define RECENT_MAX 32
+
+struct ipc_state {
+	uint32_t ipcns;
+	struct ipc_limits limits;
+	struct ipc_usage usage;
+
+	struct seg *segs;	/* sorted by id */
+	size_t nsegs, segs_cap;
+	struct semset *sets;	/* sorted by id */
+	size_t nsets;
+	struct sem_waiter *waiters;
+	size_t nwaiters, waiters_cap;
+
+	/* refusals by reason since the last state_interval_reset() */
+	uint64_t refused[IPCW_CREATE_REASON_MAX];
+	uint64_t refused_total[IPCW_CREATE_REASON_MAX];
+	/* refusals and destructions, newest last */
+	struct ipcw_event recent[RECENT_MAX];
+	size_t nrecent;
+
+	uint64_t events;	/* applied */
+	uint64_t lost;		/* reported by the collector */
+	uint64_t corrections;	/* differences the resyncs found */
+	uint64_t resyncs;
+};
+
+void state_init(struct ipc_state *st, uint32_t ipcns);
+void state_free(struct ipc_state *st);
+
+/* Load everything from the kernel: 0 or -errno with @err set. */
+int state_snapshot(struct ipc_state *st, char *err, size_t errlen);
+
+/* Apply one event of the stream; events of other namespaces are ignored. */
+void state_apply(struct ipc_state *st, const struct ipcw_event *e);
+
+/*
+ * Read the tables again and adopt them, counting every segment or set
+ * that was missing, extra or different: 0 or -errno.
+ */
+int state_resync(struct ipc_state *st, char *err, size_t errlen);
+
+/* Refresh what no event carries: semaphore values, limits, use. */
+int state_refresh(struct ipc_state *st, char *err, size_t errlen);
+
+/* Start a new interval for the per-interval refusal counts. */
+void state_interval_reset(struct ipc_state *st);
+
+struct seg *state_find_seg(struct ipc_state *st, int id);
+struct semset *state_find_set(struct ipc_state *st, int id);
+
+/* Status words of a segment. */
+bool seg_dest(const struct seg *s);
+bool seg_locked(const struct seg *s);
+bool seg_orphaned(const struct seg *s);
+
+/* Orphaned segments and their bytes. */
+void state_orphans(const struct ipc_state *st, uint64_t *count,
+		   uint64_t *bytes);
+
+/* The largest segment, in bytes. */
+uint64_t state_largest_seg(const struct ipc_state *st);
+
+#endif

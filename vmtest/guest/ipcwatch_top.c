@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcwatch top, end to end: a scripted workload runs while top watches;
+ * its last JSON refresh must equal the ground truth read here from
+ * /proc/sysvipc/shm and semctl(). Then the terminal UI, driven through
+ * a pseudo-terminal.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/prctl.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipcutil.h"
+#include "runner.h"
+#include "tap.h"
+
+const char *tap_suite = "ipcwatch_top";
+
+static const char *mode;
+static pid_t kept[16];		/* workload tasks that stay alive */
+static int nkept;
+
+/* ---- ground truth, read independently of ipcwatch ----------------------- */
+
+struct truth_seg {
+	int key, id;
+	unsigned int mode;
+	unsigned long size, nattch;
+	int cpid;
+	unsigned int uid;
+};
+
+static int read_truth(struct truth_seg *segs, int max)
+{
+	FILE *f = fopen("/proc/sysvipc/shm", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f || !fgets(line, sizeof(line), f))
+		exit(2);
+	while (n < max && fgets(line, sizeof(line), f)) {
+		struct truth_seg *s = &segs[n];
+		int lpid;
+
+		if (sscanf(line, "%d %d %o %lu %d %d %lu %u", &s->key, &s->id,
+			   &s->mode, &s->size, &s->cpid, &lpid, &s->nattch,
+			   &s->uid) == 8)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static json_object *by_id(json_object *doc, const char *list, int id)
+{
+	json_object *arr, *o;
+	size_t i;
+
+	if (!json_object_object_get_ex(doc, list, &arr))
+		return NULL;
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		o = json_object_array_get_idx(arr, i);
+		if (jint(o, "id") == id)
+			return o;
+	}
+	return NULL;
+}
+
+static size_t list_len(json_object *doc, const char *list)
+{
+	json_object *arr;
+
+	if (!json_object_object_get_ex(doc, list, &arr))
+		return 0;
+	return json_object_array_length(arr);
+}
+
+/* ---- the workload --------------------------------------------------------- */
+
+static void named(const char *comm)
+{
+	prctl(PR_SET_NAME, comm, 0, 0, 0);
+}
+
+/* A task that attaches @id and stays until killed. */
+static pid_t attacher(int id, const char *comm)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		named(comm);
+		if (shmat(id, NULL, 0) == (void *)-1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	kept[nkept++] = pid;
+	return pid;
+}
+
+struct workload {
+	int seg_buffers;	/* root, attached twice, SHM_LOCKed */
+	int seg_orphan;		/* uid 1000, creator gone, nothing attached */
+	int seg_kept;		/* creator gone, still attached */
+	int seg_dest;		/* IPC_RMID while attached */
+	unsigned long orphan_size;
+	int semset;
+	pid_t w_simple, w_zero, w_complex;
+	pid_t orphan_creator;
+};
+
+/* As uid 1000: creates a segment and exits, leaving an orphan. */
+static int make_orphan(void *arg)
+{
+	int *fds = arg, id;
+
+	named("creator-b");
+	if (setgid(1000) || setuid(1000))
+		return 1;
+	id = shmget(0xb0b, 64 * 1024, IPC_CREAT | 0600);
+	return write(fds[1], &id, sizeof(id)) != sizeof(id);
+}
+
+/* Creates a segment, leaves it attached by a child, and exits. */
+static int make_kept(void *arg)
+{
+	int *fds = arg, id;
+	pid_t holder;
+
+	named("creator-d");
+	id = shmget(0xd0d, 3 * 4096, IPC_CREAT | 0600);
+	holder = attacher(id, "holder-d");
+	return write(fds[1], &id, sizeof(id)) != sizeof(id) ||
+	       write(fds[1], &holder, sizeof(holder)) != sizeof(holder);
+}
+
+static void run_workload(struct workload *w)
+{
+	union semun arg;
+	unsigned short vals[3] = { 0, 1, 0 };
+	struct sembuf simple = { 0, -1, 0 };
+	struct sembuf zero = { 1, 0, 0 };
+	struct sembuf complex[2] = { { 2, -1, 0 }, { 0, -1, 0 } };
+	int fds[2], kept_id = -1;
+	pid_t holder = 0;
+	void *addr;
+
+	named("creator-a");
+	w->seg_buffers = shmget(0xa11c, 1 << 20, IPC_CREAT | 0640);
+	attacher(w->seg_buffers, "backend-1");
+	attacher(w->seg_buffers, "backend-2");
+	shmctl(w->seg_buffers, SHM_LOCK, NULL);
+
+	/* the orphan: its creator's pid and name are gone with it */
+	w->orphan_size = 64 * 1024;
+	if (pipe(fds))
+		exit(2);
+	w->orphan_creator = spawn(make_orphan, fds);
+	reap(w->orphan_creator);
+	if (read(fds[0], &w->seg_orphan, sizeof(int)) != sizeof(int))
+		exit(2);
+	close(fds[0]);
+	close(fds[1]);
+
+	if (pipe(fds))
+		exit(2);
+	reap(spawn(make_kept, fds));
+	if (read(fds[0], &kept_id, sizeof(kept_id)) != sizeof(kept_id) ||
+	    read(fds[0], &holder, sizeof(holder)) != sizeof(holder))
+		exit(2);
+	close(fds[0]);
+	close(fds[1]);
+	w->seg_kept = kept_id;
+	/* not our child, but killed with the rest at the end */
+	kept[nkept++] = holder;
+
+	w->seg_dest = shmget(0xde57, 8192, IPC_CREAT | 0600);
+	addr = shmat(w->seg_dest, NULL, 0);
+	shmctl(w->seg_dest, IPC_RMID, NULL);
+	(void)addr;	/* stays attached: marked dest, not freed */
+
+	/* a refusal for the recent list */
+	shmget(IPC_PRIVATE, 0, IPC_CREAT | 0600);
+
+	w->semset = semget(0x5e4, 3, IPC_CREAT | 0600);
+	arg.array = vals;
+	semctl(w->semset, 0, SETALL, arg);
+	w->w_simple = spawn_semop(w->semset, &simple, 1, -1);
+	w->w_zero = spawn_semop(w->semset, &zero, 1, -1);
+	w->w_complex = spawn_semop(w->semset, complex, 2, -1);
+	wait_in_semop(w->w_simple);
+	wait_in_semop(w->w_zero);
+	wait_in_semop(w->w_complex);
+	kept[nkept++] = w->w_simple;
+	kept[nkept++] = w->w_zero;
+	kept[nkept++] = w->w_complex;
+}
+
+static void stop_workload(void)
+{
+	int i;
+
+	for (i = 0; i < nkept; i++) {
+		kill(kept[i], SIGKILL);
+		waitpid(kept[i], NULL, 0);
+	}
+	nkept = 0;
+}
+
+/* ---- checks ----------------------------------------------------------------- */
+
+static void check_against_truth(json_object *doc, const struct workload *w)
+{
+	struct truth_seg t[64];
+	struct shm_info info;
+	json_object *o, *sems, *waiters, *s, *wt;
+	int i, n = read_truth(t, 64), matched = 0;
+	size_t k;
+
+	shmctl(0, SHM_INFO, (struct shmid_ds *)&info);
+	tap_is(jint(doc, "segments"), n, "%s.segments_count", mode);
+	tap_is(list_len(doc, "shm"), n, "%s.segment_rows", mode);
+	tap_is_u(juint(doc, "shm_tot"), info.shm_tot, "%s.shm_tot", mode);
+	for (i = 0; i < n; i++) {
+		o = by_id(doc, "shm", t[i].id);
+		matched += o && jint(o, "key") == t[i].key &&
+			   juint(o, "size") == t[i].size &&
+			   juint(o, "nattch") == t[i].nattch &&
+			   jint(o, "cpid") == t[i].cpid &&
+			   juint(o, "owner_uid") == t[i].uid &&
+			   jint(o, "dest") == !!(t[i].mode & 01000) &&
+			   jint(o, "locked") == !!(t[i].mode & 02000);
+		if (!o)
+			tap_diag("  segment %d missing", t[i].id);
+		else if (juint(o, "nattch") != t[i].nattch)
+			tap_diag("  segment %d nattch %llu, kernel %lu", t[i].id,
+				 juint(o, "nattch"), t[i].nattch);
+	}
+	tap_is(matched, n, "%s.every_segment_equals_proc", mode);
+
+	o = by_id(doc, "shm", w->seg_orphan);
+	tap_ok(!strcmp(jstr(o, "creator_comm"), "creator-b"),
+	       "%s.orphan_keeps_creator_command", mode);
+	tap_is(jint(o, "orphaned"), 1, "%s.orphan_is_orphaned", mode);
+	tap_is(jint(o, "owner_uid"), 1000, "%s.orphan_owner", mode);
+	tap_is(jint(by_id(doc, "shm", w->seg_kept), "orphaned"), 0,
+	       "%s.attached_without_creator_not_orphaned", mode);
+	tap_is(jint(by_id(doc, "shm", w->seg_kept), "creator_alive"), 0,
+	       "%s.attached_without_creator_creator_gone", mode);
+	tap_ok(!strcmp(jstr(by_id(doc, "shm", w->seg_buffers), "creator_comm"),
+		       "creator-a"), "%s.creator_command", mode);
+	tap_is(jint(by_id(doc, "shm", w->seg_dest), "dest"), 1,
+	       "%s.rmid_while_attached_is_dest", mode);
+	tap_is(jint(by_id(doc, "shm", w->seg_buffers), "locked"), 1,
+	       "%s.shm_lock_is_locked", mode);
+	tap_is(jint(doc, "orphaned_segments"), 1, "%s.orphaned_count", mode);
+	tap_is_u(juint(doc, "orphaned_bytes"), w->orphan_size,
+		 "%s.orphaned_bytes", mode);
+
+	o = by_id(doc, "sem", w->semset);
+	tap_ok(o != NULL, "%s.semaphore_set_shown", mode);
+	if (o && json_object_object_get_ex(o, "sems", &sems)) {
+		int ok = json_object_array_length(sems) == 3;
+
+		for (k = 0; ok && k < 3; k++) {
+			s = json_object_array_get_idx(sems, k);
+			ok = jint(s, "value") == semctl(w->semset, k, GETVAL) &&
+			     jint(s, "ncnt") == semctl(w->semset, k, GETNCNT) &&
+			     jint(s, "zcnt") == semctl(w->semset, k, GETZCNT);
+		}
+		tap_ok(ok, "%s.sem_values_ncnt_zcnt_equal_semctl", mode);
+	} else {
+		tap_ok(false, "%s.sem_values_ncnt_zcnt_equal_semctl", mode);
+	}
+	if (o && json_object_object_get_ex(o, "waiters", &waiters)) {
+		int found = 0;
+
+		for (k = 0; k < json_object_array_length(waiters); k++) {
+			wt = json_object_array_get_idx(waiters, k);
+			found += jint(wt, "pid") == w->w_simple &&
+				 jint(wt, "sem_num") == 0 &&
+				 !strcmp(jstr(wt, "counts_as"), "ncnt");
+			found += jint(wt, "pid") == w->w_zero &&
+				 jint(wt, "sem_num") == 1 &&
+				 !strcmp(jstr(wt, "counts_as"), "zcnt");
+			/* blocks on its first operation: sem 2 */
+			found += jint(wt, "pid") == w->w_complex &&
+				 jint(wt, "sem_num") == 2 &&
+				 jint(wt, "index") == 0 && jint(wt, "nsops") == 2;
+		}
+		tap_is(found, 3, "%s.waiters_with_their_operation", mode);
+	} else {
+		tap_ok(false, "%s.waiters_with_their_operation", mode);
+	}
+	tap_ok(strstr(json_object_to_json_string(doc), "\"too_small\"") !=
+	       NULL, "%s.recent_refusal_listed", mode);
+	tap_is(jint(doc, "lost"), 0, "%s.nothing_lost", mode);
+}
+
+/* Wait until top has printed @n documents; false on timeout. */
+static bool wait_docs(struct ipcwatch_run *r, int n)
+{
+	int i;
+
+	for (i = 0; i < 600; i++) {
+		FILE *f = fopen(r->out_path, "r");
+		int lines = 0, c;
+
+		if (f) {
+			while ((c = fgetc(f)) != EOF)
+				lines += c == '\n';
+			fclose(f);
+		}
+		if (lines >= n)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/*
+ * Tracepoint mode never resyncs here: the state after the snapshot is the
+ * event stream's alone and must equal the kernel's. fentry mode has no
+ * attach events: its resync must find and correct the drift.
+ */
+static void test_batch(const char *m, bool expect_exact_stream)
+{
+	char mode_arg[32];
+	const char *argv[] = { "ipcwatch", "top", "-b", "--json", "-d", "1",
+			       "--resync", expect_exact_stream ? "3600" : "2",
+			       mode_arg, NULL };
+	struct ipcwatch_run r;
+	struct workload w = { 0 };
+	json_object *last;
+	int docs = 0, c;
+	FILE *f;
+
+	mode = m;
+	fresh_ipc_ns();
+	snprintf(mode_arg, sizeof(mode_arg), "--mode=%s", m);
+	if (!tap_ok(ipcwatch_start(&r, argv, NULL, NULL), "%s.starts", mode)) {
+		tap_diag("  %s", r.err);
+		ipcwatch_free(&r);
+		return;
+	}
+	run_workload(&w);
+	/* quiescent now: three more refreshes, so a resync came after */
+	f = fopen(r.out_path, "r");
+	while (f && (c = fgetc(f)) != EOF)
+		docs += c == '\n';
+	if (f)
+		fclose(f);
+	wait_docs(&r, docs + 3);
+	ipcwatch_stop(&r);
+	tap_is(r.status, 0, "%s.exits_cleanly", mode);
+	last = r.nevents ? r.events[r.nevents - 1] : NULL;
+	tap_ok(last && !strcmp(jstr(last, "type"), "top"),
+	       "%s.json_documents", mode);
+	check_against_truth(last, &w);
+	if (expect_exact_stream)
+		tap_is(jint(last, "corrections"), 0,
+		       "%s.events_kept_state_exact", mode);
+	else
+		tap_ok(jint(last, "corrections") > 0,
+		       "%s.resync_corrected_drift", mode);
+	ipcwatch_free(&r);
+	stop_workload();
+}
+
+/* ---- the terminal UI through a pty --------------------------------------- */
+
+struct tty {
+	pid_t pid;
+	int fd;
+	char buf[1 << 16];
+	size_t len;
+};
+
+/* Read until @text shows up in what the UI printed since @from. */
+static bool tty_expect(struct tty *t, size_t from, const char *text)
+{
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		struct pollfd p = { .fd = t->fd, .events = POLLIN };
+		ssize_t n;
+
+		t->buf[t->len] = '\0';
+		if (strstr(t->buf + from, text))
+			return true;
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		n = read(t->fd, t->buf + t->len, sizeof(t->buf) - 1 - t->len);
+		if (n <= 0)
+			break;
+		t->len += (size_t)n;
+		if (t->len >= sizeof(t->buf) - 1)
+			t->len = 0;	/* start over: only new text matters */
+	}
+	t->buf[t->len] = '\0';
+	return strstr(t->buf + (from < t->len ? from : t->len), text) != NULL;
+}
+
+static void tty_key(struct tty *t, const char *keys)
+{
+	if (write(t->fd, keys, strlen(keys)) < 0)
+		tap_diag("write to pty failed");
+}
+
+static void test_interactive(void)
+{
+	struct winsize ws = { .ws_row = 40, .ws_col = 160 };
+	struct tty t = { 0 };
+	size_t mark;
+	int status, i;
+	struct workload w = { 0 };
+
+	mode = "tty";
+	fresh_ipc_ns();
+	t.pid = forkpty(&t.fd, NULL, NULL, &ws);
+	if (t.pid == 0) {
+		setenv("TERM", "vt100", 1);
+		execl(IPCWATCH_BIN, "ipcwatch", "top", "-d", "1", NULL);
+		_exit(127);
+	}
+	tap_ok(tty_expect(&t, 0, "ipcwatch top - IPC namespace"),
+	       "tty.header_shown");
+	/* started first, so it sees the creators before they exit */
+	run_workload(&w);
+	tap_ok(tty_expect(&t, 0, "NATTCH") && tty_expect(&t, 0, "0x0000a11c"),
+	       "tty.segment_rows_shown");
+	tap_ok(tty_expect(&t, 0, "creator-b"),
+	       "tty.orphan_creator_command_shown");
+
+	mark = t.len;
+	tty_key(&t, "m");
+	tap_ok(tty_expect(&t, mark, "SEMID") && tty_expect(&t, mark, "LASTPID"),
+	       "tty.semaphore_screen");
+	mark = t.len;
+	tty_key(&t, "s>");
+	tap_ok(tty_expect(&t, mark, "sort: key"), "tty.sort_next_column");
+	mark = t.len;
+	tty_key(&t, "r");
+	tap_ok(tty_expect(&t, mark, "(rev)"), "tty.sort_reverse");
+	mark = t.len;
+	tty_key(&t, "h");
+	tap_ok(tty_expect(&t, mark, "keys"), "tty.help_screen");
+	mark = t.len;
+	tty_key(&t, "x");
+	tap_ok(tty_expect(&t, mark, "NATTCH"), "tty.help_closes_on_any_key");
+	mark = t.len;
+	tty_key(&t, "e");
+	tap_ok(tty_expect(&t, mark, "RECENT REFUSALS"), "tty.recent_screen");
+	ws.ws_row = 30;
+	ws.ws_col = 120;
+	ioctl(t.fd, TIOCSWINSZ, &ws);
+	kill(t.pid, SIGWINCH);
+	mark = t.len;
+	tap_ok(tty_expect(&t, mark, "RECENT REFUSALS"), "tty.redraws_on_resize");
+	tty_key(&t, "q");
+	for (i = 0; i < 100 && waitpid(t.pid, &status, WNOHANG) == 0; i++)
+		usleep(100000);
+	tap_ok(i < 100 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "tty.quits_with_q");
+	if (i == 100) {
+		kill(t.pid, SIGKILL);
+		waitpid(t.pid, NULL, 0);
+	}
+	close(t.fd);
+	stop_workload();
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_batch("tracepoint", true);
+	test_batch("fentry", false);
+	test_interactive();
+	return tap_done();
+}
