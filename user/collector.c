@@ -137,9 +137,9 @@ static int handle_record(void *ctx, void *data, size_t size)
 
 static const char *load_error(int err)
 {
+	/* EACCES is the verifier's refusal, EPERM a missing right */
 	switch (-err) {
 	case EPERM:
-	case EACCES:
 		return "BPF not permitted: run as root (CAP_BPF, CAP_PERFMON "
 		       "and CAP_SYS_RESOURCE)";
 	default:

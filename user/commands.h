@@ -8,5 +8,7 @@
 int cmd_events(int argc, char **argv);
 int cmd_limits(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_policy(int argc, char **argv);
+int cmd_enforce(int argc, char **argv);
 
 #endif

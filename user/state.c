@@ -40,6 +40,7 @@ static void free_sets(struct ipc_state *st)
 
 void state_free(struct ipc_state *st)
 {
+	proc_cache_free(&st->procs);
 	free(st->segs);
 	free_sets(st);
 	free(st->waiters);
@@ -123,12 +124,13 @@ static void remove_seg(struct ipc_state *st, int id)
 	st->nsegs--;
 }
 
-static void adopt_creator(struct seg *s)
+static void adopt_creator(struct ipc_state *st, struct seg *s)
 {
-	s->creator_alive = process_alive_since(s->row.cpid, s->row.ctime);
+	s->creator_alive = proc_alive_since(&st->procs, s->row.cpid,
+					    s->row.ctime);
 	if (!s->creator_comm[0] && s->creator_alive)
-		process_comm(s->row.cpid, s->creator_comm,
-			     sizeof(s->creator_comm));
+		snprintf(s->creator_comm, sizeof(s->creator_comm), "%s",
+			 proc_comm(&st->procs, s->row.cpid));
 }
 
 static int compare_set_id(const void *a, const void *b)
@@ -170,10 +172,11 @@ int state_refresh(struct ipc_state *st, char *err, size_t errlen)
 	    (ret = read_ipc_usage(&st->usage, err, errlen)) ||
 	    (ret = reload_sets(st, err, errlen)))
 		return ret;
+	proc_cache_reset(&st->procs);
 	for (i = 0; i < st->nsegs; i++)
 		st->segs[i].creator_alive =
-			process_alive_since(st->segs[i].row.cpid,
-					    st->segs[i].row.ctime);
+			proc_alive_since(&st->procs, st->segs[i].row.cpid,
+					 st->segs[i].row.ctime);
 	return 0;
 }
 
@@ -197,6 +200,7 @@ int state_resync(struct ipc_state *st, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	st->resyncs++;
+	proc_cache_reset(&st->procs);
 	for (i = 0; i < n; i++) {
 		bool added;
 		struct seg *s = upsert_seg(st, rows[i].id, &added);
@@ -211,7 +215,7 @@ int state_resync(struct ipc_state *st, char *err, size_t errlen)
 		if (added)
 			st->corrections++;
 		s->row = rows[i];
-		adopt_creator(s);
+		adopt_creator(st, s);
 	}
 	/* segments the kernel no longer has */
 	seen = calloc(st->nsegs ? st->nsegs : 1, 1);

@@ -60,6 +60,8 @@ struct ipc_state {
 	struct ipcw_event recent[RECENT_MAX];
 	size_t nrecent;
 
+	struct proc_cache procs;	/* creators, read once a refresh */
+
 	uint64_t events;	/* applied */
 	uint64_t lost;		/* reported by the collector */
 	uint64_t corrections;	/* differences the resyncs found */

@@ -277,27 +277,27 @@ static int64_t boot_time(void)
 	return btime;
 }
 
-bool process_alive_since(int pid, int64_t since)
+/* Start time of @pid in seconds since the epoch; -1 if gone or a zombie. */
+static int64_t process_start(int pid)
 {
 	char path[256], buf[1024], *p;
 	unsigned long long start_ticks;
-	int64_t started;
 	FILE *f;
 	int i;
 
 	if (pid <= 0)
-		return false;
+		return -1;
 	snprintf(path, sizeof(path), "%s/%d/stat", sysvipc_proc_root, pid);
 	f = fopen(path, "r");
 	if (!f)
-		return false;
+		return -1;
 	p = fgets(buf, sizeof(buf), f);
 	fclose(f);
 	if (!p || !(p = strrchr(buf, ')')))
-		return false;
+		return -1;
 	/* a zombie has exited: exit_shm() has run for it */
 	if (p[2] == 'Z' || p[2] == 'X')
-		return false;
+		return -1;
 	/* field 22, starttime, counted from the state after ')' (field 3) */
 	for (i = 3, p += 2; i < 22 && p; i++) {
 		p = strchr(p, ' ');
@@ -305,10 +305,86 @@ bool process_alive_since(int pid, int64_t since)
 			p++;
 	}
 	if (!p || sscanf(p, "%llu", &start_ticks) != 1)
-		return true;	/* cannot tell: trust the pid */
-	started = boot_time() + (int64_t)(start_ticks / sysconf(_SC_CLK_TCK));
-	/* one second of slack: both clocks count whole seconds */
-	return started <= since + 1;
+		return 0;	/* cannot tell: as old as can be */
+	return boot_time() + (int64_t)(start_ticks / sysconf(_SC_CLK_TCK));
+}
+
+/* one second of slack: both clocks count whole seconds */
+static bool started_by(int64_t start, int64_t since)
+{
+	return start >= 0 && start <= since + 1;
+}
+
+bool process_alive_since(int pid, int64_t since)
+{
+	return started_by(process_start(pid), since);
+}
+
+static struct proc_entry *proc_slot(struct proc_cache *c, int pid)
+{
+	size_t i, mask;
+
+	if (c->used * 2 >= c->cap) {
+		struct proc_cache bigger = { .cap = c->cap ? c->cap * 2 : 64 };
+
+		bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+		if (!bigger.slots)
+			return NULL;
+		for (i = 0; i < c->cap; i++)
+			if (c->slots[i].pid) {
+				struct proc_entry *e = proc_slot(&bigger,
+								 c->slots[i].pid);
+
+				if (e)
+					*e = c->slots[i];
+			}
+		free(c->slots);
+		*c = bigger;
+	}
+	mask = c->cap - 1;
+	for (i = (size_t)pid * 2654435761u & mask; c->slots[i].pid;
+	     i = (i + 1) & mask)
+		if (c->slots[i].pid == pid)
+			return &c->slots[i];
+	c->slots[i].pid = pid;
+	c->used++;
+	c->slots[i].start = process_start(pid);
+	c->slots[i].comm_read = false;
+	return &c->slots[i];
+}
+
+void proc_cache_reset(struct proc_cache *c)
+{
+	if (c->slots)
+		memset(c->slots, 0, c->cap * sizeof(*c->slots));
+	c->used = 0;
+}
+
+void proc_cache_free(struct proc_cache *c)
+{
+	free(c->slots);
+	memset(c, 0, sizeof(*c));
+}
+
+bool proc_alive_since(struct proc_cache *c, int pid, int64_t since)
+{
+	struct proc_entry *e = pid > 0 ? proc_slot(c, pid) : NULL;
+
+	return e ? started_by(e->start, since) :
+		   process_alive_since(pid, since);
+}
+
+const char *proc_comm(struct proc_cache *c, int pid)
+{
+	struct proc_entry *e = pid > 0 ? proc_slot(c, pid) : NULL;
+
+	if (!e)
+		return "";
+	if (!e->comm_read) {
+		process_comm(pid, e->comm, sizeof(e->comm));
+		e->comm_read = true;
+	}
+	return e->comm;
 }
 
 void process_comm(int pid, char *comm, size_t len)

@@ -62,4 +62,26 @@ bool process_alive_since(int pid, int64_t since);
 /* The command of @pid from /proc, "" if gone. */
 void process_comm(int pid, char *comm, size_t len);
 
+/*
+ * The same, remembered per pid until proc_cache_reset(): thousands of
+ * segments usually have a handful of creators, and /proc is read once
+ * for each.
+ */
+struct proc_entry {
+	int pid;		/* 0: free slot */
+	int64_t start;		/* start time in seconds, -1 if gone */
+	bool comm_read;
+	char comm[16];
+};
+
+struct proc_cache {
+	struct proc_entry *slots;
+	size_t cap, used;
+};
+
+void proc_cache_reset(struct proc_cache *c);
+void proc_cache_free(struct proc_cache *c);
+bool proc_alive_since(struct proc_cache *c, int pid, int64_t since);
+const char *proc_comm(struct proc_cache *c, int pid);
+
 #endif

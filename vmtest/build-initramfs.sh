@@ -1,6 +1,7 @@
 #!/bin/bash
 # Pack the guest initramfs: busybox-static, the init script, and the
-# statically linked programs given, under /tests (or /demo with --demo).
+# programs given, under /tests (or /demo with --demo). A dynamically
+# linked program brings its shared libraries along, from this machine.
 #
 #   vmtest/build-initramfs.sh OUT.cpio.gz [--demo DIR] PROGRAM...
 set -euo pipefail
@@ -45,10 +46,25 @@ for ti in v/vt100 v/vt220 l/linux x/xterm x/xterm-256color s/screen \
 done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 echo 'root:x:0:' > "$stage/etc/group"
+# The loader and libraries of a dynamic program, at their own paths.
+copy_libraries() {
+	local lib
+	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
 for prog in "$@"; do
-	is_static "$prog" || die "$prog is not statically linked"
+	is_static "$prog" || copy_libraries "$prog"
 	install -m 755 "$prog" "$stage/tests/"
 done
-[ -z "$demo" ] || cp -r "$demo"/. "$stage/demo/"
+if [ -n "$demo" ]; then
+	cp -r "$demo"/. "$stage/demo/"
+	for prog in "$demo"/*; do
+		is_static "$prog" || copy_libraries "$prog"
+	done
+fi
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
 	gzip -1 > "$out"

@@ -127,13 +127,18 @@ bool ipcwatch_start(struct ipcwatch_run *r, const char *const argv[],
 	return false;
 }
 
-void ipcwatch_stop(struct ipcwatch_run *r)
+void ipcwatch_stop_with(struct ipcwatch_run *r, int sig)
 {
 	int status;
 
-	kill(r->pid, SIGINT);
+	kill(r->pid, sig);
 	waitpid(r->pid, &status, 0);
 	collect(r, status);
+}
+
+void ipcwatch_stop(struct ipcwatch_run *r)
+{
+	ipcwatch_stop_with(r, SIGINT);
 }
 
 int ipcwatch_exec(struct ipcwatch_run *r, const char *const argv[],

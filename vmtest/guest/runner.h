@@ -36,6 +36,8 @@ bool ipcwatch_start(struct ipcwatch_run *r, const char *const argv[],
 
 /* SIGINT, wait, read and parse its output. */
 void ipcwatch_stop(struct ipcwatch_run *r);
+/* The same with another signal (SIGTERM). */
+void ipcwatch_stop_with(struct ipcwatch_run *r, int sig);
 
 /* Run to completion; returns the exit status. */
 int ipcwatch_exec(struct ipcwatch_run *r, const char *const argv[],

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcwatch policy enforcement: per-owner SHM quotas checked in the
+ * kernel, by a BPF LSM program on shm_alloc_security.
+ *
+ * The size is not in the segment yet when the LSM hook runs, so it is
+ * carried from newseg() by an fentry program. A request is charged to
+ * its owner's total when it is checked (atomically, so concurrent
+ * requests cannot both slip under a limit); the charge is kept when
+ * newseg() succeeds, rolled back when it fails, and credited back when
+ * the segment is destroyed.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "ipcwatch_policy.h"
+
+#define EINVAL	22
+#define ENOSPC	28
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IPCW_RULE_SLOTS);
+	__type(key, __u32);
+	__type(value, struct ipcw_rule);
+} rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ipcw_policy_config);
+} config SEC(".maps");
+
+/* The cgroup of each rule that matches one, by rule slot. */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, IPCW_RULE_SLOTS);
+	__type(key, __u32);
+	__type(value, __u32);
+} rule_cgroups SEC(".maps");
+
+/* Charged by BPF; may go below zero for segments seeded by user space. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct ipcw_owner_key);
+	__type(value, struct ipcw_owner_total);
+} owner_totals SEC(".maps");
+
+/* Segments that existed at start, written by user space only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct ipcw_owner_key);
+	__type(value, struct ipcw_owner_total);
+} seed_totals SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 262144);
+	__type(key, struct ipcw_charge_key);
+	__type(value, struct ipcw_charge);
+} charges SEC(".maps");
+
+/* newseg() in flight: its size, then what it was charged to. */
+struct newseg_call {
+	__u64 size;
+	__u32 ipcns;
+	__u32 charged;
+	__u64 owner[IPCW_SCOPES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);		/* pid_tgid */
+	__type(value, struct newseg_call);
+} calls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} decisions SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IPCW_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+/* decisions the ring buffer could not take */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost_decisions SEC(".maps");
+
+SEC("fentry/newseg")
+int BPF_PROG(policy_newseg_enter, struct ipc_namespace *ns,
+	     struct ipc_params *params)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct newseg_call call = {
+		.size = BPF_CORE_READ(params, u.size),
+		.ipcns = BPF_CORE_READ(ns, ns.inum),
+	};
+
+	bpf_map_update_elem(&calls, &pid_tgid, &call, BPF_ANY);
+	return 0;
+}
+
+static __always_inline bool rule_matches(const struct ipcw_rule *r,
+					 __u32 slot, __u32 uid, __u32 gid,
+					 __u32 ipcns)
+{
+	if ((r->flags & IPCW_RULE_MATCH_UID) && r->uid != uid)
+		return false;
+	if ((r->flags & IPCW_RULE_MATCH_GID) && r->gid != gid)
+		return false;
+	if ((r->flags & IPCW_RULE_MATCH_IPCNS) && r->ipcns != ipcns)
+		return false;
+	if ((r->flags & IPCW_RULE_MATCH_CGROUP) &&
+	    bpf_current_task_under_cgroup(&rule_cgroups, slot) != 1)
+		return false;
+	return true;
+}
+
+static __always_inline struct ipcw_owner_total *
+owner_total(__u32 scope, __u64 owner)
+{
+	struct ipcw_owner_key key = { .scope = scope, .owner = owner };
+	struct ipcw_owner_total zero = {};
+	struct ipcw_owner_total *t = bpf_map_lookup_elem(&owner_totals, &key);
+
+	if (t)
+		return t;
+	bpf_map_update_elem(&owner_totals, &key, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&owner_totals, &key);
+}
+
+/* Add (or take back, sign -1) a segment in the totals of every scope. */
+static __always_inline void charge_all(const __u64 *owner, __u64 size,
+				       int sign)
+{
+	struct ipcw_owner_total *t;
+	__u32 scope;
+
+	for (scope = 0; scope < IPCW_SCOPES; scope++) {
+		t = owner_total(scope, owner[scope]);
+		if (!t)
+			continue;
+		__sync_fetch_and_add(&t->bytes, sign * (__s64)size);
+		__sync_fetch_and_add(&t->segments, sign);
+	}
+}
+
+static __always_inline void count(__u32 rule, __u32 kind, bool enforced)
+{
+	__u32 slot = (rule * IPCW_LIMIT_MAX + kind) * 2 + enforced;
+	__u64 *c = bpf_map_lookup_elem(&counters, &slot);
+
+	if (c)
+		(*c)++;
+}
+
+static __always_inline void decide(__u32 rule, const struct ipcw_rule *r,
+				   const struct newseg_call *call, __u64 owner,
+				   __u32 kind, __s64 bytes, __s64 segments,
+				   __u64 limit, __u32 uid, __u32 gid, int err)
+{
+	bool enforced = r->flags & IPCW_RULE_ENFORCE;
+	struct ipcw_decision *d;
+	__u32 zero = 0;
+	__u64 *lost;
+
+	count(rule, kind, enforced);
+	d = bpf_ringbuf_reserve(&decisions, sizeof(*d), 0);
+	if (!d) {
+		lost = bpf_map_lookup_elem(&lost_decisions, &zero);
+		if (lost)
+			(*lost)++;
+		return;
+	}
+	d->ts_ns = bpf_ktime_get_ns();
+	d->size = call->size;
+	d->owner = owner;
+	d->total_bytes = bytes;
+	d->total_segments = segments;
+	d->limit = limit;
+	d->pid = bpf_get_current_pid_tgid() >> 32;
+	d->tid = (__u32)bpf_get_current_pid_tgid();
+	d->uid = uid;
+	d->gid = gid;
+	d->ipcns = call->ipcns;
+	d->rule = rule;
+	d->scope = r->scope;
+	d->kind = kind;
+	d->enforced = enforced;
+	d->err = enforced ? err : 0;
+	bpf_get_current_comm(d->comm, sizeof(d->comm));
+	bpf_ringbuf_submit(d, 0);
+}
+
+SEC("lsm/shm_alloc_security")
+int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct newseg_call *call = bpf_map_lookup_elem(&calls, &pid_tgid);
+	struct ipcw_owner_total *total, *seed;
+	struct ipcw_policy_config *cfg;
+	const struct ipcw_rule *r = NULL;
+	struct ipcw_owner_key key = {};
+	__u32 key0 = 0, uid, gid, i, rule = 0, nrules = 0, base = 0;
+	__s64 bytes, segments;
+	__u64 live;
+
+	if (ret || !call)
+		return ret;
+	/* the owner a segment gets: the effective ids, as ipc_addid() */
+	uid = BPF_CORE_READ(task, cred, euid.val);
+	gid = BPF_CORE_READ(task, cred, egid.val);
+	call->owner[IPCW_SCOPE_UID] = uid;
+	call->owner[IPCW_SCOPE_GID] = gid;
+	call->owner[IPCW_SCOPE_CGROUP] = bpf_get_current_cgroup_id();
+	call->owner[IPCW_SCOPE_IPCNS] = call->ipcns;
+
+	cfg = bpf_map_lookup_elem(&config, &key0);
+	if (cfg) {
+		live = *(volatile __u64 *)&cfg->live;
+		nrules = (__u32)live;
+		base = (live >> 32) & 1 ? IPCW_MAX_RULES : 0;
+	}
+	for (i = 0; i < IPCW_MAX_RULES; i++) {
+		__u32 slot = base + i;
+
+		if (i >= nrules)
+			break;
+		r = bpf_map_lookup_elem(&rules, &slot);
+		if (r && rule_matches(r, slot, uid, gid, call->ipcns)) {
+			rule = i;
+			break;
+		}
+		r = NULL;
+	}
+
+	if (r && (r->flags & IPCW_RULE_MAX_SEGMENT) &&
+	    call->size > r->max_segment_bytes) {
+		decide(rule, r, call, uid, IPCW_LIMIT_SEGMENT, 0, 0,
+		       r->max_segment_bytes, uid, gid, EINVAL);
+		if (r->flags & IPCW_RULE_ENFORCE)
+			return -EINVAL;
+	}
+
+	/* reserve first: two requests cannot both pass on one margin */
+	charge_all(call->owner, call->size, 1);
+	call->charged = 1;
+	if (!r || !(r->flags & (IPCW_RULE_MAX_TOTAL | IPCW_RULE_MAX_COUNT)))
+		return 0;
+
+	/* a switch, not an index: the verifier keeps the bounds */
+	switch (r->scope) {
+	case IPCW_SCOPE_GID:
+		key.scope = IPCW_SCOPE_GID;
+		key.owner = gid;
+		break;
+	case IPCW_SCOPE_CGROUP:
+		key.scope = IPCW_SCOPE_CGROUP;
+		key.owner = call->owner[IPCW_SCOPE_CGROUP];
+		break;
+	case IPCW_SCOPE_IPCNS:
+		key.scope = IPCW_SCOPE_IPCNS;
+		key.owner = call->ipcns;
+		break;
+	default:
+		key.scope = IPCW_SCOPE_UID;
+		key.owner = uid;
+	}
+	total = bpf_map_lookup_elem(&owner_totals, &key);
+	if (!total)
+		return 0;
+	bytes = total->bytes;
+	segments = total->segments;
+	seed = bpf_map_lookup_elem(&seed_totals, &key);
+	if (seed) {
+		bytes += seed->bytes;
+		segments += seed->segments;
+	}
+
+	if ((r->flags & IPCW_RULE_MAX_TOTAL) && bytes > r->max_total_bytes) {
+		decide(rule, r, call, key.owner, IPCW_LIMIT_TOTAL, bytes,
+		       segments,
+		       r->max_total_bytes, uid, gid, ENOSPC);
+	} else if ((r->flags & IPCW_RULE_MAX_COUNT) &&
+		   segments > r->max_segments) {
+		decide(rule, r, call, key.owner, IPCW_LIMIT_COUNT, bytes,
+		       segments,
+		       r->max_segments, uid, gid, ENOSPC);
+	} else {
+		return 0;
+	}
+	if (!(r->flags & IPCW_RULE_ENFORCE))
+		return 0;
+	charge_all(call->owner, call->size, -1);
+	call->charged = 0;
+	return -ENOSPC;
+}
+
+SEC("fexit/newseg")
+int BPF_PROG(policy_newseg_exit, struct ipc_namespace *ns,
+	     struct ipc_params *params, int ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct newseg_call *call = bpf_map_lookup_elem(&calls, &pid_tgid);
+
+	if (!call)
+		return 0;
+	if (call->charged) {
+		if (ret >= 0) {
+			struct ipcw_charge_key k = { call->ipcns, ret };
+			struct ipcw_charge c = { .size = call->size };
+
+			__builtin_memcpy(c.owner, call->owner, sizeof(c.owner));
+			bpf_map_update_elem(&charges, &k, &c, BPF_ANY);
+		} else {
+			/* refused after the check, by the kernel itself */
+			charge_all(call->owner, call->size, -1);
+		}
+	}
+	bpf_map_delete_elem(&calls, &pid_tgid);
+	return 0;
+}
+
+SEC("fentry/shm_destroy")
+int BPF_PROG(policy_shm_destroy, struct ipc_namespace *ns,
+	     struct shmid_kernel *shp)
+{
+	struct ipcw_charge_key k = {
+		.ipcns = BPF_CORE_READ(ns, ns.inum),
+		.id = BPF_CORE_READ(shp, shm_perm.id),
+	};
+	struct ipcw_charge *c = bpf_map_lookup_elem(&charges, &k);
+	struct ipcw_charge copy;
+
+	if (!c)
+		return 0;
+	copy = *c;
+	/* whoever deletes the charge credits it: once */
+	if (bpf_map_delete_elem(&charges, &k))
+		return 0;
+	charge_all(copy.owner, copy.size, -1);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The contract between bpf/policy.bpf.c (enforcement in the kernel) and
+ * user space (user/policy_bpf.c): rules as the BPF side reads them, the
+ * per-owner totals, and the decision record.
+ */
+#ifndef IPCWATCH_POLICY_BPF_H
+#define IPCWATCH_POLICY_BPF_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define IPCW_MAX_RULES 32
+
+enum ipcw_rule_flags {
+	IPCW_RULE_MATCH_UID = 1 << 0,
+	IPCW_RULE_MATCH_GID = 1 << 1,
+	IPCW_RULE_MATCH_CGROUP = 1 << 2,
+	IPCW_RULE_MATCH_IPCNS = 1 << 3,
+	IPCW_RULE_ENFORCE = 1 << 4,
+	IPCW_RULE_MAX_SEGMENT = 1 << 5,
+	IPCW_RULE_MAX_TOTAL = 1 << 6,
+	IPCW_RULE_MAX_COUNT = 1 << 7,
+};
+
+enum ipcw_scope { IPCW_SCOPE_UID, IPCW_SCOPE_GID, IPCW_SCOPE_CGROUP,
+		  IPCW_SCOPE_IPCNS };
+
+struct ipcw_rule {
+	__u32 flags;
+	__u32 scope;		/* enum ipcw_scope */
+	__u32 uid, gid, ipcns;
+	__u32 pad;
+	__u64 max_segment_bytes;
+	__u64 max_total_bytes;
+	__u64 max_segments;
+};
+
+/*
+ * The rules map holds two generations of IPCW_MAX_RULES rules; a reload
+ * writes the idle one, then flips this word: (generation << 32) | nrules,
+ * one 64-bit store, so no request sees half a policy.
+ */
+struct ipcw_policy_config {
+	__u64 live;
+};
+
+#define IPCW_RULE_SLOTS (2 * IPCW_MAX_RULES)
+
+/*
+ * Per-owner totals, kept for every scope whatever the rules say, so a
+ * reload that changes rules or their order needs no recount.
+ */
+#define IPCW_SCOPES 4
+
+struct ipcw_owner_key {
+	__u32 scope;		/* enum ipcw_scope */
+	__u32 pad;
+	__u64 owner;		/* uid, gid, cgroup id or ipcns by scope */
+};
+
+struct ipcw_owner_total {
+	__s64 bytes;
+	__s64 segments;
+};
+
+/* What a segment was charged to, so its destruction credits it back. */
+struct ipcw_charge_key {
+	__u32 ipcns;
+	__s32 id;
+};
+
+struct ipcw_charge {
+	__u64 owner[IPCW_SCOPES];	/* by enum ipcw_scope */
+	__u64 size;
+};
+
+enum ipcw_limit { IPCW_LIMIT_SEGMENT, IPCW_LIMIT_TOTAL, IPCW_LIMIT_COUNT,
+		  IPCW_LIMIT_MAX };
+
+/* A shmget() that broke a rule: refused (enforce) or logged (audit). */
+struct ipcw_decision {
+	__u64 ts_ns;
+	__u64 size;		/* asked for */
+	__u64 owner;
+	__s64 total_bytes;	/* the owner's, with this request */
+	__s64 total_segments;
+	__u64 limit;
+	__u32 pid, tid, uid, gid, ipcns;
+	__u32 rule;
+	__u32 scope;
+	__u32 kind;		/* enum ipcw_limit */
+	__u32 enforced;		/* refused, else only logged */
+	__s32 err;		/* errno returned when refused */
+	char comm[16];
+};
+
+/* counters[rule * IPCW_LIMIT_MAX * 2 + kind * 2 + enforced] */
+#define IPCW_COUNTERS (IPCW_MAX_RULES * IPCW_LIMIT_MAX * 2)
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policy parser against a corpus: every file in tests/policy/bad
+ * names the exact errors it must give ("; expect: FILE:line: ..."),
+ * every file in tests/policy/good must load.
+ */
+#define _GNU_SOURCE
+#include "unit.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+#define CORPUS FIXTURES "/../../policy"
+#define MEM_TOTAL (8ULL << 30)
+
+static struct policy pol;
+
+/* The "; expect:" lines of a file, FILE replaced by its path. */
+static void expected_errors(const char *path, char *out, size_t len)
+{
+	char line[512], *at;
+	FILE *f = fopen(path, "r");
+	size_t used = 0;
+
+	out[0] = '\0';
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "; expect: ", 10))
+			continue;
+		at = strstr(line, "FILE");
+		if (!at)
+			continue;
+		used += snprintf(out + used, len - used, "%.*s%s%s",
+				 (int)(at - line - 10), line + 10, path,
+				 at + 4);
+	}
+	fclose(f);
+}
+
+static void bad_file(void **state)
+{
+	const char *path = *state;
+	char want[2048], got[2048];
+
+	expected_errors(path, want, sizeof(want));
+	assert_true(want[0]);
+	assert_int_equal(policy_load(path, MEM_TOTAL, &pol, got, sizeof(got)),
+			 -1);
+	assert_string_equal(got, want);
+}
+
+static void good_file(void **state)
+{
+	char err[2048];
+
+	err[0] = '\0';
+	if (policy_load(*state, MEM_TOTAL, &pol, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+static void policy_example_resolves(void **state)
+{
+	char err[2048];
+	const struct policy_rule *r;
+
+	(void)state;
+	assert_int_equal(policy_load(CORPUS "/good/example.ini", MEM_TOTAL,
+				     &pol, err, sizeof(err)), 0);
+	assert_int_equal(pol.mode, POLICY_AUDIT);
+	assert_int_equal(pol.nrules, 3);
+	r = &pol.rules[0];
+	assert_string_equal(r->name, "postgres");
+	assert_true(r->match_uid && r->uid == 999);
+	assert_int_equal(r->mode, POLICY_ENFORCE);
+	assert_int_equal(r->max_segment_bytes.bytes, 16ULL << 30);
+	/* 50% of 8 GiB */
+	assert_int_equal(r->max_total_bytes.bytes, 4ULL << 30);
+	assert_true(r->max_total_bytes.percent);
+	r = &pol.rules[1];
+	assert_int_equal(r->mode, POLICY_AUDIT);	/* the [policy] default */
+	assert_int_equal(r->max_segments, 64);
+	assert_int_equal(r->scope, SCOPE_GID);
+	r = &pol.rules[2];
+	assert_true(r->rmid_forced);
+	assert_int_equal(r->rmid_grace_s, 300);
+	assert_int_equal(r->alert_owner_bytes.bytes, 2ULL << 30);
+}
+
+static void policy_first_match_wins(void **state)
+{
+	char err[2048];
+
+	(void)state;
+	assert_int_equal(policy_load(CORPUS "/good/example.ini", MEM_TOTAL,
+				     &pol, err, sizeof(err)), 0);
+	assert_int_equal(policy_match(&pol, 999, 50, "", 1), 0);
+	assert_int_equal(policy_match(&pol, 1000, 1001, "", 1), 1);
+	/* the catch-all is last: everyone else */
+	assert_int_equal(policy_match(&pol, 1000, 50, "", 1), 2);
+	assert_int_equal(policy_match(&pol, 0, 0, "/x", 7), 2);
+}
+
+static void policy_describe_in_words(void **state)
+{
+	char err[2048], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(policy_load(CORPUS "/good/example.ini", MEM_TOTAL,
+				     &pol, err, sizeof(err)), 0);
+	f = open_memstream(&text, &len);
+	policy_describe(&pol, f);
+	fclose(f);
+	assert_non_null(strstr(text, "rule postgres (line 5), enforce:\n"
+				     "  matches: uid 999\n"
+				     "  refuse shmget() of a segment over 16 GiB "
+				     "with EINVAL\n"
+				     "  refuse shmget() past 4 GiB (50% of "
+				     "MemTotal) in all per uid with ENOSPC\n"));
+	assert_non_null(strstr(text, "  remove orphaned segments (creator "
+				     "gone, nothing attached) after 300 s\n"));
+	assert_non_null(strstr(text, "matches: every owner"));
+	free(text);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* One test per corpus file, named after it. */
+static int add_dir(struct CMUnitTest *tests, int n, const char *dir,
+		   CMUnitTestFunction fn)
+{
+	struct dirent **names;
+	int count = scandir(dir, &names, NULL, by_name), i;
+
+	for (i = 0; i < count; i++) {
+		char *path;
+
+		if (strstr(names[i]->d_name, ".ini") &&
+		    asprintf(&path, "%s/%s", dir, names[i]->d_name) > 0) {
+			tests[n].name = strdup(names[i]->d_name);
+			tests[n].test_func = fn;
+			tests[n].initial_state = path;
+			n++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return n;
+}
+
+int main(void)
+{
+	static struct CMUnitTest tests[128] = {
+		cmocka_unit_test(policy_example_resolves),
+		cmocka_unit_test(policy_first_match_wins),
+		cmocka_unit_test(policy_describe_in_words),
+	};
+	int n = 3;
+
+	n = add_dir(tests, n, CORPUS "/bad", bad_file);
+	n = add_dir(tests, n, CORPUS "/good", good_file);
+	return _cmocka_run_group_tests("policy", tests, n, NULL, NULL);
+}

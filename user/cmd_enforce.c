@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcwatch enforce -c FILE: the daemon. Quotas are enforced in the
+ * kernel (policy_bpf.c); here the state of this IPC namespace is kept
+ * (collector + state.c) for orphan reaping and alerts, decisions are
+ * logged, and metrics are exported. SIGHUP reloads the policy (a broken
+ * file keeps the old one in force); SIGTERM leaves nothing attached.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alerts.h"
+#include "cli.h"
+#include "collector.h"
+#include "commands.h"
+#include "event.h"
+#include "metrics.h"
+#include "notify.h"
+#include "policy.h"
+#include "policy_bpf.h"
+#include "reaper.h"
+#include "state.h"
+#include "sysvipc.h"
+
+#ifndef IPCWATCH_VERSION
+#define IPCWATCH_VERSION "0.1.0"
+#endif
+
+struct enforce_args {
+	const char *config;
+	bool json;
+	const char *alert_exec;
+	const char *metrics_file;
+	const char *metrics_listen;
+	double interval_s;
+	double resync_s;
+	enum ipcw_mode mode;
+	bool verbose;
+};
+
+/* Decisions seen per rule name, for metrics across reloads. */
+struct rule_tally {
+	char name[POLICY_NAME_LEN];
+	uint64_t n[IPCW_LIMIT_MAX][2];	/* [kind][enforced] */
+	uint64_t reaped, reaped_bytes;
+	uint64_t alerts[3];
+};
+
+struct daemon {
+	struct enforce_args *args;
+	struct policy *policy;
+	struct enforcer *enforcer;
+	struct collector *collector;
+	struct ipc_state st;
+	struct reaper reaper;
+	struct alerts alerts;
+	struct notifier notify;
+	struct metrics_server *http;
+	struct rule_tally tally[POLICY_MAX_RULES * 4];
+	int ntally;
+	uint64_t reloads_ok, reloads_failed;
+	uint64_t metrics_errors;
+};
+
+enum { OPT_JSON = 0x100, OPT_ALERT_EXEC, OPT_METRICS_FILE,
+       OPT_METRICS_LISTEN, OPT_INTERVAL, OPT_RESYNC, OPT_MODE };
+
+static const struct argp_option options[] = {
+	{ "config", 'c', "FILE", 0, "The policy file (required)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "Log records as NDJSON on stdout", 0 },
+	{ "alert-exec", OPT_ALERT_EXEC, "PROG", 0,
+	  "Run PROG (absolute path, no shell) for every decision, removal "
+	  "and alert, the record as JSON on its stdin", 0 },
+	{ "metrics-file", OPT_METRICS_FILE, "PATH", 0,
+	  "Write Prometheus metrics to PATH (atomic rename) every interval",
+	  0 },
+	{ "metrics-listen", OPT_METRICS_LISTEN, "[ADDR]:PORT", 0,
+	  "Serve HTTP /metrics on ADDR:PORT (no ADDR: 127.0.0.1)", 0 },
+	{ "interval", OPT_INTERVAL, "SECONDS", 0,
+	  "How often to reap, check alerts and write metrics (default 1)", 0 },
+	{ "resync", OPT_RESYNC, "SECONDS", 0,
+	  "Re-read the segment table this often (default 10)", 0 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "Events: tracepoint, fentry or auto", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
+	{ 0 },
+};
+
+static double seconds(struct argp_state *state, const char *what,
+		      const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (!*arg || *end || !isfinite(v) || v < 0.1 || v > 86400)
+		argp_error(state, "invalid %s '%s' (seconds, 0.1 to 86400)",
+			   what, arg);
+	return v;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct enforce_args *a = state->input;
+	char addr[64];
+	unsigned int port;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = cli_error_stream();
+		break;
+	case 'c':
+		a->config = arg;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case OPT_ALERT_EXEC:
+		if (arg[0] != '/' || access(arg, X_OK))
+			argp_error(state,
+				   "--alert-exec '%s': not an executable "
+				   "absolute path", arg);
+		a->alert_exec = arg;
+		break;
+	case OPT_METRICS_FILE:
+		a->metrics_file = arg;
+		break;
+	case OPT_METRICS_LISTEN:
+		if (metrics_parse_listen(arg, addr, sizeof(addr), &port))
+			argp_error(state,
+				   "--metrics-listen '%s': expected ADDR:PORT "
+				   "or :PORT", arg);
+		a->metrics_listen = arg;
+		break;
+	case OPT_INTERVAL:
+		a->interval_s = seconds(state, "interval", arg);
+		break;
+	case OPT_RESYNC:
+		a->resync_s = seconds(state, "resync interval", arg);
+		break;
+	case OPT_MODE:
+		if (parse_mode(arg, &a->mode))
+			argp_error(state,
+				   "invalid mode '%s' (tracepoint, fentry or auto)",
+				   arg);
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (!a->config)
+			argp_error(state, "-c FILE is required");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, NULL,
+	"Enforce a policy on System V shared memory: per-owner quotas refused\n"
+	"in the kernel (BPF LSM), orphaned segments removed, alerts on large\n"
+	"consumers, Prometheus metrics. SIGHUP reloads the policy file.",
+	NULL, NULL, NULL,
+};
+
+static volatile sig_atomic_t stop, reload;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		reload = 1;
+	else
+		stop = 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static struct rule_tally *tally(struct daemon *d, const char *name)
+{
+	int i;
+
+	for (i = 0; i < d->ntally; i++)
+		if (!strcmp(d->tally[i].name, name))
+			return &d->tally[i];
+	if (d->ntally == (int)(sizeof(d->tally) / sizeof(d->tally[0])))
+		return &d->tally[d->ntally - 1];
+	memset(&d->tally[d->ntally], 0, sizeof(d->tally[0]));
+	snprintf(d->tally[d->ntally].name, POLICY_NAME_LEN, "%s", name);
+	return &d->tally[d->ntally++];
+}
+
+static int on_decision(const struct ipcw_decision *dec, void *ctx)
+{
+	struct daemon *d = ctx;
+
+	if (dec->rule < (uint32_t)d->policy->nrules && dec->kind < IPCW_LIMIT_MAX)
+		tally(d, d->policy->rules[dec->rule].name)
+			->n[dec->kind][dec->enforced ? 1 : 0]++;
+	notify_decision(&d->notify, dec, d->policy);
+	return 0;
+}
+
+static int on_event(const struct ipcw_event *e, void *ctx)
+{
+	struct daemon *d = ctx;
+
+	state_apply(&d->st, e);
+	return 0;
+}
+
+static void on_reaped(const struct seg *s, const struct policy_rule *r,
+		      void *ctx)
+{
+	struct daemon *d = ctx;
+	struct rule_tally *t = tally(d, r->name);
+
+	t->reaped++;
+	t->reaped_bytes += s->row.size;
+	notify_reaped(&d->notify, s, r);
+}
+
+static void on_alert(enum alert_kind kind, const struct policy_rule *r,
+		     uint32_t owner, int id, uint64_t bytes,
+		     uint64_t threshold, void *ctx)
+{
+	struct daemon *d = ctx;
+
+	tally(d, r->name)->alerts[kind]++;
+	notify_alert(&d->notify, kind, r, d->st.ipcns, owner, id, bytes,
+		     threshold);
+}
+
+/* The first line of a multi-line error, for a one-line message. */
+static const char *first_line(char *err)
+{
+	err[strcspn(err, "\n")] = '\0';
+	return err;
+}
+
+static void do_reload(struct daemon *d)
+{
+	struct policy *fresh = malloc(sizeof(*fresh));
+	char err[8192], *nl;
+
+	if (!fresh)
+		return;
+	if (policy_load(d->args->config, d->st.limits.mem_total, fresh, err,
+			sizeof(err)) ||
+	    enforcer_set_policy(d->enforcer, fresh, err, sizeof(err))) {
+		d->reloads_failed++;
+		/* one record, every error in it */
+		while ((nl = strchr(err, '\n')) && nl[1])
+			*nl = ';';
+		err[strcspn(err, "\n")] = '\0';
+		notify_message(&d->notify, LOG_ERR, "reload_failed",
+			       "policy %s not reloaded, the previous one stays "
+			       "in force: %s", d->args->config, err);
+		free(fresh);
+		return;
+	}
+	free(d->policy);
+	d->policy = fresh;
+	d->reloads_ok++;
+	notify_message(&d->notify, LOG_NOTICE, "reloaded",
+		       "policy %s reloaded: %d rules", d->args->config,
+		       fresh->nrules);
+}
+
+/* ---- metrics -------------------------------------------------------------- */
+
+struct owner_emit {
+	struct metrics_buf *m;
+	const char *scope;
+	bool segments;
+};
+
+static void emit_owner(uint64_t owner, int64_t bytes, int64_t segments,
+		       void *ctx)
+{
+	struct owner_emit *o = ctx;
+	char id[32];
+
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)owner);
+	metrics_sample(o->m, (double)(o->segments ? segments : bytes),
+		       "scope", o->scope, "owner", id, NULL);
+}
+
+static char *render_metrics(struct daemon *d)
+{
+	static const char *const scopes[] = { "uid", "gid", "cgroup", "ipcns" };
+	static const char *const actions[] = { "audited", "denied" };
+	struct ipc_state *st = &d->st;
+	struct metrics_buf m;
+	struct owner_emit o;
+	uint64_t orphans, orphan_bytes;
+	char ns[16];
+	int i, k, e, s;
+	size_t r;
+
+	if (metrics_begin(&m))
+		return NULL;
+	snprintf(ns, sizeof(ns), "%u", st->ipcns);
+	state_orphans(st, &orphans, &orphan_bytes);
+
+	metrics_family(&m, "ipcwatch_info", "gauge",
+		       "ipcwatch version and event mode");
+	metrics_sample(&m, 1, "version", IPCWATCH_VERSION, "mode",
+		       mode_name(collector_mode(d->collector)), NULL);
+	metrics_family(&m, "ipcwatch_shm_segments", "gauge",
+		       "System V shared memory segments");
+	metrics_sample(&m, (double)st->nsegs, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_shm_bytes", "gauge",
+		       "Bytes in System V shared memory segments");
+	{
+		uint64_t bytes = 0;
+
+		for (r = 0; r < st->nsegs; r++)
+			bytes += st->segs[r].row.size;
+		metrics_sample(&m, (double)bytes, "ipcns", ns, NULL);
+	}
+	metrics_family(&m, "ipcwatch_shm_pages", "gauge",
+		       "Pages counted against kernel.shmall (shm_tot)");
+	metrics_sample(&m, (double)st->usage.shm_tot, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_shm_orphaned_segments", "gauge",
+		       "Segments whose creator is gone with nothing attached");
+	metrics_sample(&m, (double)orphans, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_shm_orphaned_bytes", "gauge",
+		       "Bytes in orphaned segments");
+	metrics_sample(&m, (double)orphan_bytes, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_shmmax_bytes", "gauge", "kernel.shmmax");
+	metrics_sample(&m, (double)st->limits.shmmax, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_shmall_pages", "gauge", "kernel.shmall");
+	metrics_sample(&m, (double)st->limits.shmall, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_shmmni", "gauge", "kernel.shmmni");
+	metrics_sample(&m, (double)st->limits.shmmni, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_sem_sets", "gauge",
+		       "System V semaphore sets");
+	metrics_sample(&m, (double)st->nsets, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_semaphores", "gauge",
+		       "System V semaphores in all sets");
+	metrics_sample(&m, (double)st->usage.sems, "ipcns", ns, NULL);
+
+	metrics_family(&m, "ipcwatch_owner_shm_bytes", "gauge",
+		       "Bytes of shared memory charged to each owner, all "
+		       "namespaces");
+	o.m = &m;
+	o.segments = false;
+	for (s = 0; s < 4; s++) {
+		o.scope = scopes[s];
+		enforcer_for_each_total(d->enforcer, s, emit_owner, &o);
+	}
+	metrics_family(&m, "ipcwatch_owner_shm_segments", "gauge",
+		       "Segments charged to each owner, all namespaces");
+	o.segments = true;
+	for (s = 0; s < 4; s++) {
+		o.scope = scopes[s];
+		enforcer_for_each_total(d->enforcer, s, emit_owner, &o);
+	}
+
+	metrics_family(&m, "ipcwatch_policy_decisions_total", "counter",
+		       "shmget() calls that broke a rule, refused or audited");
+	for (i = 0; i < d->ntally; i++)
+		for (k = 0; k < IPCW_LIMIT_MAX; k++)
+			for (e = 0; e < 2; e++)
+				metrics_sample(&m, (double)d->tally[i].n[k][e],
+					       "rule", d->tally[i].name, "limit",
+					       limit_kind_name(k), "action",
+					       actions[e], NULL);
+	metrics_family(&m, "ipcwatch_reaped_segments_total", "counter",
+		       "Orphaned segments removed");
+	for (i = 0; i < d->ntally; i++)
+		metrics_sample(&m, (double)d->tally[i].reaped, "rule",
+			       d->tally[i].name, NULL);
+	metrics_family(&m, "ipcwatch_reaped_bytes_total", "counter",
+		       "Bytes of orphaned segments removed");
+	for (i = 0; i < d->ntally; i++)
+		metrics_sample(&m, (double)d->tally[i].reaped_bytes, "rule",
+			       d->tally[i].name, NULL);
+	metrics_family(&m, "ipcwatch_alerts_total", "counter",
+		       "Thresholds crossed");
+	for (i = 0; i < d->ntally; i++)
+		for (k = 0; k < 3; k++)
+			metrics_sample(&m, (double)d->tally[i].alerts[k],
+				       "rule", d->tally[i].name, "kind",
+				       alert_kind_name(k), NULL);
+	metrics_family(&m, "ipcwatch_shmget_refusals_total", "counter",
+		       "shmget() calls the kernel refused, by reason");
+	for (k = 1; k < IPCW_CREATE_REASON_MAX; k++)
+		metrics_sample(&m, (double)st->refused_total[k], "ipcns", ns,
+			       "reason", shm_reason_name(k), NULL);
+	metrics_family(&m, "ipcwatch_lost_events_total", "counter",
+		       "Records the kernel could not pass to ipcwatch");
+	metrics_sample(&m, (double)collector_lost(d->collector), "source",
+		       "events", NULL);
+	metrics_sample(&m, (double)enforcer_lost(d->enforcer), "source",
+		       "decisions", NULL);
+	metrics_family(&m, "ipcwatch_policy_reloads_total", "counter",
+		       "Policy reloads on SIGHUP");
+	metrics_sample(&m, (double)d->reloads_ok, "result", "ok", NULL);
+	metrics_sample(&m, (double)d->reloads_failed, "result", "error", NULL);
+	metrics_family(&m, "ipcwatch_resync_corrections_total", "counter",
+		       "Differences between the event stream and the kernel's "
+		       "table found by resyncs");
+	metrics_sample(&m, (double)st->corrections, "ipcns", ns, NULL);
+	if (metrics_end(&m)) {
+		metrics_free(&m);
+		return NULL;
+	}
+	return m.text;
+}
+
+static void export_metrics(struct daemon *d)
+{
+	char *text = render_metrics(d), err[256];
+
+	if (!text)
+		return;
+	if (d->args->metrics_file &&
+	    metrics_write_file(d->args->metrics_file, text, err, sizeof(err))) {
+		/* say it once, not every interval */
+		if (!d->metrics_errors++)
+			notify_message(&d->notify, LOG_ERR, "error",
+				       "metrics file: %s", err);
+	}
+	if (d->http)
+		metrics_publish(d->http, text);
+	free(text);
+}
+
+/* ---- the daemon ----------------------------------------------------------- */
+
+static int tick(struct daemon *d, uint64_t *next_resync)
+{
+	char err[256];
+	int ret;
+
+	/* apply what is queued first, so a resync finds no false drift */
+	collector_poll(d->collector, 0);
+	d->st.lost = collector_lost(d->collector);
+	if (mono_ns() >= *next_resync) {
+		ret = state_resync(&d->st, err, sizeof(err));
+		if (ret) {
+			notify_message(&d->notify, LOG_ERR, "error", "%s", err);
+			return ret;
+		}
+		*next_resync = mono_ns() + (uint64_t)(d->args->resync_s * 1e9);
+	}
+	ret = state_refresh(&d->st, err, sizeof(err));
+	if (ret) {
+		notify_message(&d->notify, LOG_ERR, "error", "%s", err);
+		return ret;
+	}
+	reaper_tick(&d->reaper, &d->st, d->policy, mono_ns(), on_reaped, d);
+	alerts_tick(&d->alerts, &d->st, d->policy, on_alert, d);
+	export_metrics(d);
+	notify_reap_children(&d->notify);
+	return 0;
+}
+
+static void shutdown_daemon(struct daemon *d)
+{
+	metrics_stop(d->http);
+	collector_close(d->collector);
+	enforcer_close(d->enforcer);
+	reaper_free(&d->reaper);
+	alerts_free(&d->alerts);
+	state_free(&d->st);
+	free(d->policy);
+}
+
+int cmd_enforce(int argc, char **argv)
+{
+	struct enforce_args a = { .interval_s = 1, .resync_s = 10 };
+	struct collector_opts copts = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct daemon *d = calloc(1, sizeof(*d));
+	uint64_t next_tick, next_resync;
+	char err[8192];
+	size_t seeded;
+	int ret = 0;
+
+	if (!d) {
+		cli_fail("enforce", "out of memory");
+		return 1;
+	}
+	argp_err_exit_status = EXIT_USAGE;
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	d->args = &a;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	state_init(&d->st, own_ipcns());
+	if (read_ipc_limits(&d->st.limits, err, sizeof(err))) {
+		cli_fail("enforce", "%s", err);
+		free(d);
+		return 1;
+	}
+	d->policy = malloc(sizeof(*d->policy));
+	if (!d->policy ||
+	    policy_load(a.config, d->st.limits.mem_total, d->policy, err,
+			sizeof(err))) {
+		cli_fail("enforce", "%s (ipcwatch policy check lists every "
+			 "error)", d->policy ? first_line(err) : "out of memory");
+		free(d->policy);
+		free(d);
+		return 1;
+	}
+	notify_init(&d->notify, a.json, a.alert_exec);
+
+	d->enforcer = enforcer_open(d->policy, on_decision, d, a.verbose, err,
+				    sizeof(err));
+	if (!d->enforcer) {
+		cli_fail("enforce", "%s", err);
+		goto fail;
+	}
+	copts.mode = a.mode;
+	copts.verbose = a.verbose;
+	d->collector = collector_open(&copts, on_event, d, err, sizeof(err));
+	if (!d->collector) {
+		cli_fail("enforce", "%s", err);
+		goto fail;
+	}
+	/* both attached: now nothing slips between them and the tables */
+	if (state_snapshot(&d->st, err, sizeof(err)) ||
+	    enforcer_seed(d->enforcer, &seeded, err, sizeof(err))) {
+		cli_fail("enforce", "%s", err);
+		goto fail;
+	}
+	if (a.metrics_listen) {
+		d->http = metrics_listen(a.metrics_listen, err, sizeof(err));
+		if (!d->http) {
+			cli_fail("enforce", "%s", err);
+			goto fail;
+		}
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	notify_message(&d->notify, LOG_INFO, "started",
+		       "enforcing %s: %d rules, %zu existing segments charged, "
+		       "%s events", a.config, d->policy->nrules, seeded,
+		       mode_name(collector_mode(d->collector)));
+	if (d->http)
+		fprintf(stderr, "ipcwatch enforce: metrics on port %u\n",
+			metrics_port(d->http));
+	fprintf(stderr, "ipcwatch enforce: watching in %s mode\n",
+		mode_name(collector_mode(d->collector)));
+
+	next_tick = mono_ns();
+	next_resync = mono_ns() + (uint64_t)(a.resync_s * 1e9);
+	while (!stop) {
+		ret = collector_poll(d->collector, 50);
+		if (ret >= 0)
+			ret = enforcer_poll(d->enforcer, 0);
+		if (ret < 0) {
+			notify_message(&d->notify, LOG_ERR, "error",
+				       "reading events: %s", strerror(-ret));
+			break;
+		}
+		ret = 0;
+		if (reload) {
+			reload = 0;
+			do_reload(d);
+		}
+		if (mono_ns() < next_tick)
+			continue;
+		ret = tick(d, &next_resync);
+		if (ret)
+			break;
+		next_tick = mono_ns() + (uint64_t)(a.interval_s * 1e9);
+	}
+	/* what the kernel already decided is logged before leaving */
+	enforcer_poll(d->enforcer, 0);
+	if (!ret)
+		export_metrics(d);
+	shutdown_daemon(d);
+	notify_message(&d->notify, LOG_INFO, "stopped",
+		       "stopped; the policy programs are detached");
+	free(d);
+	return ret ? 1 : 0;
+fail:
+	shutdown_daemon(d);
+	free(d);
+	return 1;
+}

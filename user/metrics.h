@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Prometheus text exposition of what ipcwatch enforce knows: written to
+ * a file by atomic rename (node_exporter's textfile collector) and
+ * served on HTTP /metrics by libmicrohttpd.
+ */
+#ifndef IPCWATCH_METRICS_H
+#define IPCWATCH_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Builds one exposition; families are declared once, in order. */
+struct metrics_buf {
+	char *text;
+	size_t len;
+	FILE *out;
+	char family[96];	/* the family whose samples come now */
+};
+
+int metrics_begin(struct metrics_buf *m);
+/* Start a family: # HELP and # TYPE (gauge or counter). */
+void metrics_family(struct metrics_buf *m, const char *name,
+		    const char *type, const char *help);
+/*
+ * One sample of the current family. @labels is NULL or pairs of
+ * name, value strings ending with NULL; values are escaped.
+ */
+void metrics_sample(struct metrics_buf *m, double value, ...);
+/* Ends the buffer: its text stays until metrics_free(). */
+int metrics_end(struct metrics_buf *m);
+void metrics_free(struct metrics_buf *m);
+
+/* Write @text to @path through a temporary file and rename(2). */
+int metrics_write_file(const char *path, const char *text, char *err,
+		       size_t errlen);
+
+/* The HTTP endpoint: serves the last text given to metrics_publish(). */
+struct metrics_server;
+
+/*
+ * "ADDR:PORT" or ":PORT" (loopback); NULL with @err on failure.
+ */
+struct metrics_server *metrics_listen(const char *spec, char *err,
+				      size_t errlen);
+void metrics_publish(struct metrics_server *s, const char *text);
+/* The port bound, useful with port 0. */
+unsigned int metrics_port(const struct metrics_server *s);
+void metrics_stop(struct metrics_server *s);
+
+/* Split "ADDR:PORT": 0 or -1 (exposed for tests). */
+int metrics_parse_listen(const char *spec, char *addr, size_t addrlen,
+			 unsigned int *port);
+
+#endif

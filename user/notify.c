@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "notify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json_writer.h"
+#include "policy_bpf.h"
+#include "units.h"
+
+const char *alert_kind_name(enum alert_kind kind)
+{
+	switch (kind) {
+	case ALERT_SEGMENT: return "segment";
+	case ALERT_OWNER: return "owner";
+	default: return "namespace";
+	}
+}
+
+static const char *scope_name(uint32_t scope)
+{
+	return policy_scope_name((enum policy_scope)scope);
+}
+
+void notify_init(struct notifier *n, bool json, const char *alert_exec)
+{
+	struct timespec mono, real;
+
+	memset(n, 0, sizeof(*n));
+	n->json = json;
+	n->alert_exec = alert_exec;
+	n->syslog = true;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	n->mono_to_real_ns = (real.tv_sec - mono.tv_sec) * 1000000000LL +
+			     (real.tv_nsec - mono.tv_nsec);
+	openlog("ipcwatch", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+}
+
+/* Run --alert-exec with @json on its stdin; never waits for it. */
+static void run_alert_exec(struct notifier *n, const char *json)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (!n->alert_exec)
+		return;
+	if (n->children >= NOTIFY_MAX_CHILDREN) {
+		n->exec_skipped++;
+		return;
+	}
+	if (pipe2(fds, O_CLOEXEC))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[0], STDIN_FILENO);
+		signal(SIGPIPE, SIG_DFL);
+		execl(n->alert_exec, n->alert_exec, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	if (pid > 0) {
+		n->children++;
+		/* one record is far below a pipe's capacity */
+		if (write(fds[1], json, strlen(json)) < 0)
+			n->exec_skipped++;
+	}
+	close(fds[1]);
+}
+
+void notify_reap_children(struct notifier *n)
+{
+	while (n->children > 0 && waitpid(-1, NULL, WNOHANG) > 0)
+		n->children--;
+}
+
+/* Build one JSON record: the caller fills the body between the two. */
+struct record {
+	char *buf;
+	size_t len;
+	FILE *f;
+	struct json_writer *jw;
+};
+
+static bool record_begin(struct notifier *n, struct record *r,
+			 const char *type)
+{
+	struct timespec mono;
+
+	memset(r, 0, sizeof(*r));
+	r->f = open_memstream(&r->buf, &r->len);
+	if (!r->f)
+		return false;
+	r->jw = jw_new(r->f);
+	if (!r->jw) {
+		fclose(r->f);
+		free(r->buf);
+		return false;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	jw_start_object(r->jw);
+	jw_kv_string(r->jw, "type", type);
+	jw_kv_int(r->jw, "time_ns", mono.tv_sec * 1000000000LL +
+		  mono.tv_nsec + n->mono_to_real_ns);
+	return true;
+}
+
+/* Finish, then log: NDJSON or @text on stdout, @text to syslog. */
+static void record_end(struct notifier *n, struct record *r, int priority,
+		       const char *text)
+{
+	jw_end_object(r->jw);
+	jw_destroy(r->jw);
+	fclose(r->f);
+	if (n->json)
+		fputs(r->buf, stdout);
+	else
+		printf("%s\n", text);
+	fflush(stdout);
+	if (n->syslog)
+		syslog(priority, "%s", text);
+	run_alert_exec(n, r->buf);
+	free(r->buf);
+}
+
+void notify_decision(struct notifier *n, const struct ipcw_decision *d,
+		     const struct policy *p)
+{
+	const char *rule = d->rule < (uint32_t)p->nrules ?
+			   p->rules[d->rule].name : "?";
+	char text[512], a[UNITS_BUF], b[UNITS_BUF], c[UNITS_BUF];
+	struct record r;
+
+	if (d->kind == IPCW_LIMIT_SEGMENT)
+		snprintf(text, sizeof(text),
+			 "%s: shmget() of %s by pid %u (%.16s) uid %u: over "
+			 "max_segment_bytes %s of rule %s",
+			 d->enforced ? "DENIED EINVAL" : "AUDIT (allowed)",
+			 fmt_bytes(a, sizeof(a), d->size), d->pid, d->comm,
+			 d->uid, fmt_bytes(b, sizeof(b), d->limit), rule);
+	else if (d->kind == IPCW_LIMIT_TOTAL)
+		snprintf(text, sizeof(text),
+			 "%s: shmget() of %s by pid %u (%.16s) uid %u: %s %llu "
+			 "would hold %s, over max_total_bytes %s of rule %s",
+			 d->enforced ? "DENIED ENOSPC" : "AUDIT (allowed)",
+			 fmt_bytes(a, sizeof(a), d->size), d->pid, d->comm,
+			 d->uid, scope_name(d->scope),
+			 (unsigned long long)d->owner,
+			 fmt_bytes(b, sizeof(b), (uint64_t)d->total_bytes),
+			 fmt_bytes(c, sizeof(c), d->limit), rule);
+	else
+		snprintf(text, sizeof(text),
+			 "%s: shmget() by pid %u (%.16s) uid %u: %s %llu would "
+			 "hold %lld segments, over max_segments %llu of rule %s",
+			 d->enforced ? "DENIED ENOSPC" : "AUDIT (allowed)",
+			 d->pid, d->comm, d->uid, scope_name(d->scope),
+			 (unsigned long long)d->owner,
+			 (long long)d->total_segments,
+			 (unsigned long long)d->limit, rule);
+	if (!record_begin(n, &r, d->enforced ? "policy_denied" :
+					       "policy_audit"))
+		return;
+	jw_kv_string(r.jw, "rule", rule);
+	jw_kv_string(r.jw, "limit", limit_kind_name(d->kind));
+	jw_kv_bool(r.jw, "enforced", d->enforced);
+	jw_kv_int(r.jw, "err", d->err);
+	jw_kv_uint(r.jw, "pid", d->pid);
+	jw_kv_uint(r.jw, "tid", d->tid);
+	jw_kv_string(r.jw, "comm", d->comm);
+	jw_kv_uint(r.jw, "uid", d->uid);
+	jw_kv_uint(r.jw, "gid", d->gid);
+	jw_kv_uint(r.jw, "ipcns", d->ipcns);
+	jw_kv_uint(r.jw, "size", d->size);
+	jw_kv_string(r.jw, "scope", scope_name(d->scope));
+	jw_kv_uint(r.jw, "owner", d->owner);
+	jw_kv_int(r.jw, "owner_bytes", d->total_bytes);
+	jw_kv_int(r.jw, "owner_segments", d->total_segments);
+	jw_kv_uint(r.jw, "threshold", d->limit);
+	record_end(n, &r, d->enforced ? LOG_WARNING : LOG_NOTICE, text);
+}
+
+void notify_reaped(struct notifier *n, const struct seg *s,
+		   const struct policy_rule *r)
+{
+	char text[512], a[UNITS_BUF];
+	struct record rec;
+
+	snprintf(text, sizeof(text),
+		 "REMOVED orphaned segment id %d key 0x%08x %s owner %u, "
+		 "creator pid %d (%s) gone, nothing attached: rule %s",
+		 s->row.id, (unsigned int)s->row.key,
+		 fmt_bytes(a, sizeof(a), s->row.size), s->row.uid, s->row.cpid,
+		 s->creator_comm[0] ? s->creator_comm : "?", r->name);
+	if (!record_begin(n, &rec, "reaped"))
+		return;
+	jw_kv_string(rec.jw, "rule", r->name);
+	jw_kv_int(rec.jw, "id", s->row.id);
+	jw_kv_int(rec.jw, "key", s->row.key);
+	jw_kv_uint(rec.jw, "size", s->row.size);
+	jw_kv_uint(rec.jw, "owner_uid", s->row.uid);
+	jw_kv_uint(rec.jw, "cuid", s->row.cuid);
+	jw_kv_int(rec.jw, "cpid", s->row.cpid);
+	jw_kv_string(rec.jw, "creator_comm", s->creator_comm);
+	jw_kv_int(rec.jw, "ctime", s->row.ctime);
+	record_end(n, &rec, LOG_NOTICE, text);
+}
+
+void notify_alert(struct notifier *n, enum alert_kind kind,
+		  const struct policy_rule *r, uint32_t ipcns, uint32_t owner,
+		  int id, uint64_t bytes, uint64_t threshold)
+{
+	char text[512], a[UNITS_BUF], b[UNITS_BUF];
+	struct record rec;
+
+	if (kind == ALERT_SEGMENT)
+		snprintf(text, sizeof(text),
+			 "ALERT segment id %d of uid %u is %s, at or over %s "
+			 "(rule %s)", id, owner, fmt_bytes(a, sizeof(a), bytes),
+			 fmt_bytes(b, sizeof(b), threshold), r->name);
+	else if (kind == ALERT_OWNER)
+		snprintf(text, sizeof(text),
+			 "ALERT uid %u holds %s of shared memory, at or over %s "
+			 "(rule %s)", owner, fmt_bytes(a, sizeof(a), bytes),
+			 fmt_bytes(b, sizeof(b), threshold), r->name);
+	else
+		snprintf(text, sizeof(text),
+			 "ALERT IPC namespace %u holds %s of shared memory, at "
+			 "or over %s (rule %s)", ipcns,
+			 fmt_bytes(a, sizeof(a), bytes),
+			 fmt_bytes(b, sizeof(b), threshold), r->name);
+	if (!record_begin(n, &rec, "alert"))
+		return;
+	jw_kv_string(rec.jw, "kind", alert_kind_name(kind));
+	jw_kv_string(rec.jw, "rule", r->name);
+	jw_kv_uint(rec.jw, "ipcns", ipcns);
+	if (kind != ALERT_NAMESPACE)
+		jw_kv_uint(rec.jw, "owner_uid", owner);
+	if (kind == ALERT_SEGMENT)
+		jw_kv_int(rec.jw, "id", id);
+	jw_kv_uint(rec.jw, "bytes", bytes);
+	jw_kv_uint(rec.jw, "threshold", threshold);
+	record_end(n, &rec, LOG_WARNING, text);
+}
+
+void notify_message(struct notifier *n, int priority, const char *type,
+		    const char *fmt, ...)
+{
+	char text[1024];
+	struct record rec;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (!record_begin(n, &rec, type))
+		return;
+	jw_kv_string(rec.jw, "message", text);
+	/* messages about ipcwatch itself start no --alert-exec */
+	jw_end_object(rec.jw);
+	jw_destroy(rec.jw);
+	fclose(rec.f);
+	if (n->json)
+		fputs(rec.buf, stdout);
+	else
+		printf("ipcwatch: %s\n", text);
+	fflush(stdout);
+	if (n->syslog)
+		syslog(priority, "%s", text);
+	free(rec.buf);
+}

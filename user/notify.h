@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where ipcwatch enforce reports what it decided and saw: syslog,
+ * standard output (text or NDJSON) and, with --alert-exec, a program
+ * started without a shell with the record as JSON on its stdin.
+ */
+#ifndef IPCWATCH_NOTIFY_H
+#define IPCWATCH_NOTIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ipcwatch_policy.h"
+#include "policy.h"
+#include "state.h"
+
+#define NOTIFY_MAX_CHILDREN 8
+
+struct notifier {
+	bool json;
+	bool syslog;
+	const char *alert_exec;	/* absolute path, or NULL */
+	int children;		/* --alert-exec programs still running */
+	uint64_t exec_skipped;	/* not started: too many running */
+	int64_t mono_to_real_ns;
+};
+
+void notify_init(struct notifier *n, bool json, const char *alert_exec);
+
+/* A shmget() that broke a rule, refused or audited. */
+void notify_decision(struct notifier *n, const struct ipcw_decision *d,
+		     const struct policy *p);
+
+/* An orphaned segment removed by the reaper. */
+void notify_reaped(struct notifier *n, const struct seg *s,
+		   const struct policy_rule *r);
+
+enum alert_kind { ALERT_SEGMENT, ALERT_OWNER, ALERT_NAMESPACE };
+
+/* A threshold crossed: @id is the segment for ALERT_SEGMENT, else -1. */
+void notify_alert(struct notifier *n, enum alert_kind kind,
+		  const struct policy_rule *r, uint32_t ipcns, uint32_t owner,
+		  int id, uint64_t bytes, uint64_t threshold);
+
+/* A line about ipcwatch itself: started, reloaded, a broken policy. */
+void notify_message(struct notifier *n, int priority, const char *type,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Reap finished --alert-exec programs. */
+void notify_reap_children(struct notifier *n);
+
+const char *alert_kind_name(enum alert_kind kind);
+
+#endif

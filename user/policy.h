@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The policy file: quotas, orphan reaping and alerts per owner, parsed
+ * with libinih. Every error names file:line and what is wrong.
+ *
+ *   [policy]
+ *   mode = audit                 ; default of every rule: audit | enforce
+ *
+ *   [rule databases]             ; rules are tried in file order:
+ *   uid = 1000                   ; the first that matches wins
+ *   max_segment_bytes = 16G
+ *   max_total_bytes = 50%        ; % of MemTotal
+ *   rmid_forced = yes
+ */
+#ifndef IPCWATCH_POLICY_H
+#define IPCWATCH_POLICY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipcwatch_policy.h"
+
+#define POLICY_MAX_RULES IPCW_MAX_RULES
+#define POLICY_NAME_LEN 48
+
+enum policy_mode { POLICY_AUDIT, POLICY_ENFORCE };
+
+/* What the per-owner totals of a rule are kept per. */
+enum policy_scope { SCOPE_UID, SCOPE_GID, SCOPE_CGROUP, SCOPE_IPCNS };
+
+/* A size: bytes, or a share of MemTotal resolved at load. */
+struct policy_amount {
+	bool set;
+	bool percent;
+	double share;		/* 0..100 with percent */
+	uint64_t bytes;		/* resolved */
+};
+
+struct policy_rule {
+	char name[POLICY_NAME_LEN];
+	int line;		/* of its first key */
+
+	/* match: every key given must hold; none given matches all */
+	bool match_uid, match_gid, match_ipcns;
+	uint32_t uid, gid, ipcns;
+	char cgroup[PATH_MAX];	/* cgroup v2 directory, "" for any */
+
+	enum policy_mode mode;
+	enum policy_scope scope;
+
+	struct policy_amount max_segment_bytes;
+	struct policy_amount max_total_bytes;
+	bool has_max_segments;
+	uint64_t max_segments;
+
+	bool rmid_forced;
+	uint64_t rmid_grace_s;
+
+	struct policy_amount alert_segment_bytes;
+	struct policy_amount alert_owner_bytes;
+	struct policy_amount alert_namespace_bytes;
+};
+
+struct policy {
+	char path[PATH_MAX];
+	enum policy_mode mode;
+	struct policy_rule rules[POLICY_MAX_RULES];
+	int nrules;
+};
+
+/*
+ * Load and check @path; MemTotal resolves percentages. On error returns
+ * -1 and puts every error, one "file:line: what" per line, in @err.
+ */
+int policy_load(const char *path, uint64_t mem_total, struct policy *p,
+		char *err, size_t errlen);
+
+/* What each rule will do, in words. */
+void policy_describe(const struct policy *p, FILE *out);
+
+/*
+ * The first rule matching an owner, or -1. @cgroup_path is the owner's
+ * cgroup v2 path below the mount point ("" if unknown: cgroup rules then
+ * do not match).
+ */
+int policy_match(const struct policy *p, uint32_t uid, uint32_t gid,
+		 const char *cgroup_path, uint32_t ipcns);
+
+const char *policy_mode_name(enum policy_mode mode);
+/* The policy key of a kernel decision: "max_total_bytes" */
+const char *limit_kind_name(enum ipcw_limit kind);
+const char *policy_scope_name(enum policy_scope scope);
+
+#endif

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "policy_bpf.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "policy.skel.h"
+#include "sysvipc.h"
+
+struct enforcer {
+	struct policy_bpf *skel;
+	struct ring_buffer *rb;
+	decision_fn fn;
+	void *ctx;
+	uint32_t generation;
+};
+
+static bool verbose_libbpf;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	(void)level;
+	return verbose_libbpf ? vfprintf(stderr, fmt, args) : 0;
+}
+
+
+/* Whether "bpf" is in the active LSM list. */
+static bool bpf_lsm_active(void)
+{
+	char list[512] = "";
+	FILE *f = fopen("/sys/kernel/security/lsm", "r");
+	char *tok, *save = NULL;
+
+	if (!f)
+		return true;	/* cannot tell: let the attach decide */
+	if (!fgets(list, sizeof(list), f))
+		list[0] = '\0';
+	fclose(f);
+	list[strcspn(list, "\n")] = '\0';
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, "bpf"))
+			return true;
+	return false;
+}
+
+static int handle_decision(void *ctx, void *data, size_t size)
+{
+	struct enforcer *e = ctx;
+
+	if (size < sizeof(struct ipcw_decision))
+		return 0;
+	return e->fn(data, e->ctx);
+}
+
+static void to_bpf_rule(const struct policy_rule *r, struct ipcw_rule *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (r->match_uid) {
+		b->flags |= IPCW_RULE_MATCH_UID;
+		b->uid = r->uid;
+	}
+	if (r->match_gid) {
+		b->flags |= IPCW_RULE_MATCH_GID;
+		b->gid = r->gid;
+	}
+	if (r->match_ipcns) {
+		b->flags |= IPCW_RULE_MATCH_IPCNS;
+		b->ipcns = r->ipcns;
+	}
+	if (r->cgroup[0])
+		b->flags |= IPCW_RULE_MATCH_CGROUP;
+	if (r->mode == POLICY_ENFORCE)
+		b->flags |= IPCW_RULE_ENFORCE;
+	if (r->max_segment_bytes.set) {
+		b->flags |= IPCW_RULE_MAX_SEGMENT;
+		b->max_segment_bytes = r->max_segment_bytes.bytes;
+	}
+	if (r->max_total_bytes.set) {
+		b->flags |= IPCW_RULE_MAX_TOTAL;
+		b->max_total_bytes = r->max_total_bytes.bytes;
+	}
+	if (r->has_max_segments) {
+		b->flags |= IPCW_RULE_MAX_COUNT;
+		b->max_segments = r->max_segments;
+	}
+	b->scope = (uint32_t)r->scope;
+}
+
+int enforcer_set_policy(struct enforcer *e, const struct policy *p,
+			char *err, size_t errlen)
+{
+	uint32_t gen = e->generation + 1, base = gen & 1 ? IPCW_MAX_RULES : 0;
+	int rules_fd = bpf_map__fd(e->skel->maps.rules);
+	int cg_fd = bpf_map__fd(e->skel->maps.rule_cgroups);
+	int cfg_fd = bpf_map__fd(e->skel->maps.config);
+	struct ipcw_policy_config cfg;
+	struct ipcw_rule b;
+	uint32_t zero = 0;
+	int i;
+
+	/* write the idle generation, then flip: no half policy is seen */
+	for (i = 0; i < p->nrules; i++) {
+		uint32_t slot = base + (uint32_t)i;
+
+		to_bpf_rule(&p->rules[i], &b);
+		if (bpf_map_update_elem(rules_fd, &slot, &b, BPF_ANY)) {
+			snprintf(err, errlen, "writing rule %s: %s",
+				 p->rules[i].name, strerror(errno));
+			return -errno;
+		}
+		if (p->rules[i].cgroup[0]) {
+			int fd = open(p->rules[i].cgroup, O_RDONLY | O_DIRECTORY);
+
+			if (fd < 0 ||
+			    bpf_map_update_elem(cg_fd, &slot, &fd, BPF_ANY)) {
+				int e2 = errno;
+
+				snprintf(err, errlen, "cgroup %s of rule %s: %s",
+					 p->rules[i].cgroup, p->rules[i].name,
+					 strerror(e2));
+				if (fd >= 0)
+					close(fd);
+				return -e2;
+			}
+			close(fd);
+		}
+	}
+	cfg.live = (uint64_t)gen << 32 | (uint32_t)p->nrules;
+	if (bpf_map_update_elem(cfg_fd, &zero, &cfg, BPF_ANY)) {
+		snprintf(err, errlen, "switching the policy: %s",
+			 strerror(errno));
+		return -errno;
+	}
+	e->generation = gen;
+	return 0;
+}
+
+struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
+			       void *ctx, bool verbose, char *err,
+			       size_t errlen)
+{
+	struct enforcer *e = calloc(1, sizeof(*e));
+	int ret;
+
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	e->fn = fn;
+	e->ctx = ctx;
+	verbose_libbpf = verbose;
+	libbpf_set_print(print_libbpf);
+	if (!bpf_lsm_active()) {
+		snprintf(err, errlen,
+			 "the BPF LSM is not active: boot with 'bpf' in lsm= "
+			 "(see /sys/kernel/security/lsm)");
+		goto fail;
+	}
+	e->skel = policy_bpf__open_and_load();
+	if (!e->skel) {
+		ret = -errno;
+		/* EACCES is the verifier's refusal, EPERM a missing right */
+		snprintf(err, errlen, "%s",
+			 ret == -EPERM ?
+			 "BPF not permitted: run as root (CAP_BPF, CAP_PERFMON, "
+			 "CAP_MAC_ADMIN)" :
+			 "cannot load the policy programs (-v shows why)");
+		goto fail;
+	}
+	if (enforcer_set_policy(e, p, err, errlen))
+		goto fail;
+	ret = policy_bpf__attach(e->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot attach the policy programs: %s",
+			 strerror(-ret));
+		goto fail;
+	}
+	e->rb = ring_buffer__new(bpf_map__fd(e->skel->maps.decisions),
+				 handle_decision, e, NULL);
+	if (!e->rb) {
+		snprintf(err, errlen, "cannot open the decision buffer: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	return e;
+fail:
+	enforcer_close(e);
+	return NULL;
+}
+
+/* The cgroup id of a live process: the inode of its cgroup v2 dir. */
+static uint64_t process_cgroup_id(int pid)
+{
+	char path[PATH_MAX], line[PATH_MAX - 32];
+	struct stat st;
+	FILE *f;
+	uint64_t id = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(path, sizeof(path), "/sys/fs/cgroup%s",
+				 line + 3);
+			if (!stat(path, &st))
+				id = st.st_ino;
+		}
+	fclose(f);
+	return id;
+}
+
+static void add_seed(struct enforcer *e, const __u64 *owner,
+		     uint64_t size, int sign)
+{
+	int fd = bpf_map__fd(e->skel->maps.seed_totals);
+	struct ipcw_owner_total t;
+	struct ipcw_owner_key k;
+	int scope;
+
+	for (scope = 0; scope < IPCW_SCOPES; scope++) {
+		memset(&k, 0, sizeof(k));
+		k.scope = (uint32_t)scope;
+		k.owner = owner[scope];
+		/* only user space writes the seeds: no lost update */
+		if (bpf_map_lookup_elem(fd, &k, &t))
+			memset(&t, 0, sizeof(t));
+		t.bytes += sign * (int64_t)size;
+		t.segments += sign;
+		bpf_map_update_elem(fd, &k, &t, BPF_ANY);
+	}
+}
+
+int enforcer_seed(struct enforcer *e, size_t *seeded, char *err,
+		  size_t errlen)
+{
+	int charges_fd = bpf_map__fd(e->skel->maps.charges);
+	uint32_t ipcns = own_ipcns();
+	struct shm_row *rows;
+	size_t n, i;
+	int ret;
+
+	*seeded = 0;
+	/* the programs are attached: what is created from now on is
+	 * charged by them, and a charge already there is theirs */
+	ret = read_shm_rows(&rows, &n, err, errlen);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		struct ipcw_charge_key k = { ipcns, rows[i].id };
+		struct ipcw_charge c = { .size = rows[i].size };
+		struct shmid_ds ds;
+
+		/* creation charges the creator: cuid, cgid, its cgroup */
+		c.owner[IPCW_SCOPE_UID] = rows[i].cuid;
+		c.owner[IPCW_SCOPE_GID] = rows[i].cgid;
+		c.owner[IPCW_SCOPE_CGROUP] =
+			process_alive_since(rows[i].cpid, rows[i].ctime) ?
+			process_cgroup_id(rows[i].cpid) : 0;
+		c.owner[IPCW_SCOPE_IPCNS] = ipcns;
+		if (bpf_map_update_elem(charges_fd, &k, &c, BPF_NOEXIST))
+			continue;
+		add_seed(e, c.owner, c.size, 1);
+		(*seeded)++;
+		/*
+		 * Gone between the read and the charge, with no destroy to
+		 * credit it: take it back, if the charge is still ours.
+		 */
+		if ((shmctl(rows[i].id, IPC_STAT, &ds) < 0 ||
+		     ds.shm_ctime != rows[i].ctime ||
+		     ds.shm_cpid != rows[i].cpid) &&
+		    !bpf_map_delete_elem(charges_fd, &k)) {
+			add_seed(e, c.owner, c.size, -1);
+			(*seeded)--;
+		}
+	}
+	free(rows);
+	return 0;
+}
+
+int enforcer_poll(struct enforcer *e, int timeout_ms)
+{
+	int ret = ring_buffer__poll(e->rb, timeout_ms);
+
+	return ret == -EINTR ? 0 : ret;
+}
+
+void enforcer_total(struct enforcer *e, enum ipcw_scope scope,
+		    uint64_t owner, int64_t *bytes, int64_t *segments)
+{
+	struct ipcw_owner_key k = { .scope = scope, .owner = owner };
+	struct ipcw_owner_total t;
+
+	*bytes = *segments = 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.owner_totals), &k,
+				 &t)) {
+		*bytes += t.bytes;
+		*segments += t.segments;
+	}
+	if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.seed_totals), &k,
+				 &t)) {
+		*bytes += t.bytes;
+		*segments += t.segments;
+	}
+}
+
+/* Visit each owner once: those charged by BPF, then seeded-only ones. */
+void enforcer_for_each_total(struct enforcer *e, enum ipcw_scope scope,
+			     void (*fn)(uint64_t owner, int64_t bytes,
+					int64_t segments, void *ctx),
+			     void *ctx)
+{
+	int fds[2] = { bpf_map__fd(e->skel->maps.owner_totals),
+		       bpf_map__fd(e->skel->maps.seed_totals) };
+	struct ipcw_owner_key k, next, *prev;
+	struct ipcw_owner_total t;
+	int64_t bytes, segments;
+	int m;
+
+	for (m = 0; m < 2; m++) {
+		prev = NULL;
+		while (!bpf_map_get_next_key(fds[m], prev, &next)) {
+			k = next;
+			prev = &k;
+			if (k.scope != (uint32_t)scope)
+				continue;
+			/* seeded owners also charged were visited already */
+			if (m == 1 && !bpf_map_lookup_elem(fds[0], &k, &t))
+				continue;
+			enforcer_total(e, scope, k.owner, &bytes, &segments);
+			fn(k.owner, bytes, segments, ctx);
+		}
+	}
+}
+
+static uint64_t sum_percpu(int fd, uint32_t key)
+{
+	int ncpus = libbpf_num_possible_cpus(), i;
+	uint64_t *v, total = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	v = calloc((size_t)ncpus, sizeof(*v));
+	if (!v)
+		return 0;
+	if (!bpf_map_lookup_elem(fd, &key, v))
+		for (i = 0; i < ncpus; i++)
+			total += v[i];
+	free(v);
+	return total;
+}
+
+uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
+			enum ipcw_limit kind, bool enforced)
+{
+	return sum_percpu(bpf_map__fd(e->skel->maps.counters),
+			  (rule * IPCW_LIMIT_MAX + kind) * 2 + enforced);
+}
+
+uint64_t enforcer_lost(struct enforcer *e)
+{
+	return sum_percpu(bpf_map__fd(e->skel->maps.lost_decisions), 0);
+}
+
+void enforcer_close(struct enforcer *e)
+{
+	if (!e)
+		return;
+	ring_buffer__free(e->rb);
+	policy_bpf__destroy(e->skel);
+	free(e);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The in-kernel half of a policy: loads bpf/policy.bpf.c (BPF LSM on
+ * shm_alloc_security), writes the rules, seeds the per-owner totals
+ * from the segments that exist, and delivers the decisions it took.
+ */
+#ifndef IPCWATCH_POLICY_BPF_USER_H
+#define IPCWATCH_POLICY_BPF_USER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipcwatch_policy.h"
+#include "policy.h"
+
+struct enforcer;
+
+typedef int (*decision_fn)(const struct ipcw_decision *d, void *ctx);
+
+/* Load and attach with @p in force: NULL with @err on failure. */
+struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
+			       void *ctx, bool verbose, char *err,
+			       size_t errlen);
+
+/* Put @p in force at once (SIGHUP): 0 or -errno with @err. */
+int enforcer_set_policy(struct enforcer *e, const struct policy *p,
+			char *err, size_t errlen);
+
+/*
+ * Charge the segments that existed before the programs were attached
+ * (this IPC namespace): 0 or -errno. Returns how many were seeded in
+ * @seeded.
+ */
+int enforcer_seed(struct enforcer *e, size_t *seeded, char *err,
+		  size_t errlen);
+
+/* Wait up to @timeout_ms for decisions: count handled, or -errno. */
+int enforcer_poll(struct enforcer *e, int timeout_ms);
+
+/* The effective total of one owner in one scope (charged + seeded). */
+void enforcer_total(struct enforcer *e, enum ipcw_scope scope,
+		    uint64_t owner, int64_t *bytes, int64_t *segments);
+
+/* Call @fn for every owner with a total in @scope. */
+void enforcer_for_each_total(struct enforcer *e, enum ipcw_scope scope,
+			     void (*fn)(uint64_t owner, int64_t bytes,
+					int64_t segments, void *ctx),
+			     void *ctx);
+
+/* Decisions per rule, limit kind and enforcement, summed over CPUs. */
+uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
+			enum ipcw_limit kind, bool enforced);
+
+/* Decisions the ring buffer could not take. */
+uint64_t enforcer_lost(struct enforcer *e);
+
+void enforcer_close(struct enforcer *e);
+
+#endif

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "reaper.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+#include "sysvipc.h"
+
+static struct orphan *find(struct reaper *rp, int id)
+{
+	size_t i;
+
+	for (i = 0; i < rp->n; i++)
+		if (rp->orphans[i].id == id)
+			return &rp->orphans[i];
+	return NULL;
+}
+
+static struct orphan *track(struct reaper *rp, const struct seg *s,
+			    int rule, uint64_t now_ns)
+{
+	struct orphan *o = find(rp, s->row.id);
+
+	/* same id, another segment: start over */
+	if (o && (o->ctime != s->row.ctime || o->cpid != s->row.cpid))
+		o->rule = -1;
+	if (o && o->rule != -1)
+		return o;
+	if (!o) {
+		if (rp->n == rp->cap) {
+			size_t cap = rp->cap ? rp->cap * 2 : 64;
+			struct orphan *bigger = realloc(rp->orphans,
+							cap * sizeof(*bigger));
+
+			if (!bigger)
+				return NULL;
+			rp->orphans = bigger;
+			rp->cap = cap;
+		}
+		o = &rp->orphans[rp->n++];
+	}
+	o->id = s->row.id;
+	o->ctime = s->row.ctime;
+	o->cpid = s->row.cpid;
+	o->since_ns = now_ns;
+	o->rule = rule;
+	return o;
+}
+
+/* The kernel's own view, right before removing: still the same one? */
+static bool still_the_orphan(const struct orphan *o)
+{
+	struct shmid_ds ds;
+
+	if (shmctl(o->id, IPC_STAT, &ds) < 0)
+		return false;
+	return ds.shm_ctime == o->ctime && ds.shm_cpid == o->cpid &&
+	       ds.shm_nattch == 0 &&
+	       !process_alive_since(ds.shm_cpid, ds.shm_ctime);
+}
+
+void reaper_tick(struct reaper *rp, struct ipc_state *st,
+		 const struct policy *p, uint64_t now_ns, reaped_fn fn,
+		 void *ctx)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < rp->n; i++)
+		rp->orphans[i].rule = -2;	/* unseen this tick */
+	for (i = 0; i < st->nsegs; i++) {
+		struct seg *s = &st->segs[i];
+		const struct policy_rule *r;
+		struct orphan *o;
+		int rule;
+
+		if (!seg_orphaned(s) || seg_dest(s))
+			continue;
+		/* the creator is gone: its cgroup is unknown */
+		rule = policy_match(p, s->row.uid, s->row.gid, "", st->ipcns);
+		if (rule < 0 || !p->rules[rule].rmid_forced)
+			continue;
+		r = &p->rules[rule];
+		o = track(rp, s, rule, now_ns);
+		if (!o)
+			continue;
+		o->rule = rule;
+		if (now_ns - o->since_ns < r->rmid_grace_s * 1000000000ULL)
+			continue;
+		if (!still_the_orphan(o)) {
+			rp->skipped_changed++;
+			o->rule = -2;
+			continue;
+		}
+		if (shmctl(o->id, IPC_RMID, NULL) == 0) {
+			rp->removed++;
+			rp->removed_bytes += s->row.size;
+			fn(s, r, ctx);
+		}
+		o->rule = -2;
+	}
+	/* forget what is no longer an orphan of ours */
+	for (i = 0; i < rp->n; i++)
+		if (rp->orphans[i].rule >= 0)
+			rp->orphans[kept++] = rp->orphans[i];
+	rp->n = kept;
+}
+
+void reaper_free(struct reaper *rp)
+{
+	free(rp->orphans);
+	memset(rp, 0, sizeof(*rp));
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Orphan reaping, shm_rmid_forced-style, for the owners a rule names:
+ * a segment with nothing attached whose creator is gone is removed
+ * after the rule's grace period. Never an attached segment, never a
+ * semaphore; the segment's identity is checked again right before
+ * IPC_RMID, so an id reused in between is left alone.
+ */
+#ifndef IPCWATCH_REAPER_H
+#define IPCWATCH_REAPER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "state.h"
+
+struct orphan {
+	int id;
+	int64_t ctime;
+	int cpid;
+	uint64_t since_ns;	/* first seen orphaned */
+	int rule;
+};
+
+struct reaper {
+	struct orphan *orphans;
+	size_t n, cap;
+	uint64_t removed;
+	uint64_t removed_bytes;
+	uint64_t skipped_changed;	/* identity changed before IPC_RMID */
+};
+
+typedef void (*reaped_fn)(const struct seg *s, const struct policy_rule *r,
+			  void *ctx);
+
+/*
+ * Look at every segment of @st: remove the orphans whose grace is over.
+ * @rmid is shmctl(IPC_RMID) unless a test puts something else there.
+ */
+void reaper_tick(struct reaper *rp, struct ipc_state *st,
+		 const struct policy *p, uint64_t now_ns, reaped_fn fn,
+		 void *ctx);
+
+void reaper_free(struct reaper *rp);
+
+#endif

@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcwatch enforce and policy check, end to end: quotas refused in the
+ * kernel with the documented errnos, audit mode, per-owner totals
+ * against /proc after a random workload, orphan reaping, alerts and
+ * --alert-exec, SIGHUP with a broken file, SIGTERM, metrics (file and
+ * HTTP), syslog, bad input.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/prctl.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipcutil.h"
+#include "runner.h"
+#include "tap.h"
+
+const char *tap_suite = "ipcwatch_enforce";
+
+#define POLICY "/tmp/policy.ini"
+#define METRICS "/tmp/ipcwatch.prom"
+#define SYSLOG "/tmp/messages"
+#define ALERT_OUT "/tmp/alert-exec.out"
+
+static void write_policy(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "w");
+	va_list ap;
+
+	if (!f)
+		exit(2);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+static char *slurp_file(const char *path)
+{
+	static char buf[1 << 18];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* ---- acting as another user ------------------------------------------------ */
+
+struct as_user {
+	uid_t uid;
+	size_t size;
+	int key;
+	bool attach;		/* and keep attached in a child that lives */
+};
+
+/* Create a segment as @uid in a child: returns the id, or -errno. */
+static int shmget_as(uid_t uid, size_t size)
+{
+	int fds[2], ret = -EIO;
+	pid_t pid;
+
+	if (pipe(fds))
+		exit(2);
+	pid = fork();
+	if (pid == 0) {
+		int r;
+
+		if (uid && (setgid(uid) || setuid(uid)))
+			_exit(1);
+		r = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+		r = r < 0 ? -errno : r;
+		if (write(fds[1], &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		_exit(0);
+	}
+	reap(pid);
+	if (read(fds[0], &ret, sizeof(ret)) != sizeof(ret))
+		ret = -EIO;
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+/* A child of @uid that creates a segment and stays until killed. */
+static pid_t creator_that_lives(uid_t uid, size_t size, int *id)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		exit(2);
+	pid = fork();
+	if (pid == 0) {
+		int r;
+
+		if (setgid(uid) || setuid(uid))
+			_exit(1);
+		r = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+		if (write(fds[1], &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (read(fds[0], id, sizeof(*id)) != sizeof(*id))
+		*id = -1;
+	close(fds[0]);
+	close(fds[1]);
+	return pid;
+}
+
+/* Creator exits, a grandchild stays attached: returns the holder. */
+static pid_t creator_gone_still_attached(uid_t uid, size_t size, int *id)
+{
+	int fds[2];
+	pid_t pid, holder = 0;
+
+	if (pipe(fds))
+		exit(2);
+	pid = fork();
+	if (pid == 0) {
+		int r;
+		pid_t h;
+
+		if (setgid(uid) || setuid(uid))
+			_exit(1);
+		r = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+		h = fork();
+		if (h == 0) {
+			shmat(r, NULL, 0);
+			for (;;)
+				pause();
+		}
+		if (write(fds[1], &r, sizeof(r)) != sizeof(r) ||
+		    write(fds[1], &h, sizeof(h)) != sizeof(h))
+			_exit(1);
+		_exit(0);
+	}
+	reap(pid);
+	if (read(fds[0], id, sizeof(*id)) != sizeof(*id) ||
+	    read(fds[0], &holder, sizeof(holder)) != sizeof(holder))
+		*id = -1;
+	close(fds[0]);
+	close(fds[1]);
+	usleep(200000);		/* the holder attaches */
+	return holder;
+}
+
+static bool seg_exists(int id)
+{
+	struct shmid_ds ds;
+
+	return shmctl(id, IPC_STAT, &ds) == 0;
+}
+
+/* ---- the daemon ------------------------------------------------------------ */
+
+static int baseline_progs;
+
+static bool start_enforce(struct ipcwatch_run *r, const char *extra)
+{
+	const char *argv[12] = { "ipcwatch", "enforce", "-c", POLICY,
+				 "--json", "--interval=0.2",
+				 "--metrics-file=" METRICS };
+	int n = 7;
+
+	if (extra)
+		argv[n++] = extra;
+	argv[n] = NULL;
+	unlink(METRICS);
+	return ipcwatch_start(r, argv, NULL, NULL);
+}
+
+static void wait_ticks(int n)
+{
+	usleep((useconds_t)n * 250000);
+}
+
+/* The value of a metric sample, or -1. */
+static double metric(const char *text, const char *sample)
+{
+	const char *p = text;
+	size_t len = strlen(sample);
+
+	while ((p = strstr(p, sample))) {
+		if ((p == text || p[-1] == '\n') && p[len] == ' ')
+			return strtod(p + len + 1, NULL);
+		p += len;
+	}
+	return -1;
+}
+
+/* Lines of the Prometheus text format, checked one by one. */
+static bool valid_prometheus(const char *text, char *why, size_t len)
+{
+	char line[1024], seen[64][96], name[96];
+	const char *p = text;
+	int nseen = 0, i;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		double v;
+		char *end;
+
+		if (n >= sizeof(line)) {
+			snprintf(why, len, "line too long");
+			return false;
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p += n + (p[n] == '\n');
+		if (!strncmp(line, "# HELP ", 7))
+			continue;
+		if (!strncmp(line, "# TYPE ", 7)) {
+			char type[32];
+
+			if (sscanf(line + 7, "%95s %31s", name, type) != 2 ||
+			    (strcmp(type, "gauge") && strcmp(type, "counter")) ||
+			    strncmp(name, "ipcwatch_", 9) ||
+			    (!strcmp(type, "counter") &&
+			     strcmp(name + strlen(name) - 6, "_total"))) {
+				snprintf(why, len, "bad TYPE: %.200s", line);
+				return false;
+			}
+			for (i = 0; i < nseen; i++)
+				if (!strcmp(seen[i], name)) {
+					snprintf(why, len, "family twice: %s",
+						 name);
+					return false;
+				}
+			if (nseen < 64)
+				snprintf(seen[nseen++], sizeof(seen[0]), "%s",
+					 name);
+			continue;
+		}
+		/* name{labels} value */
+		if (strncmp(line, name, strlen(name)) ||
+		    (line[strlen(name)] != '{' && line[strlen(name)] != ' ')) {
+			snprintf(why, len, "sample outside its family: %.200s",
+				 line);
+			return false;
+		}
+		end = strrchr(line, ' ');
+		v = end ? strtod(end + 1, &end) : 0;
+		if (!end || *end || v < 0) {
+			snprintf(why, len, "bad value: %.200s", line);
+			return false;
+		}
+	}
+	return nseen > 10;
+}
+
+static int count_records(const struct ipcwatch_run *r, const char *type,
+			 const char *key, const char *value)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nevents; i++)
+		if (!strcmp(jstr(r->events[i], "type"), type) &&
+		    (!key || !strcmp(jstr(r->events[i], key), value)))
+			n++;
+	return n;
+}
+
+/* ---- cases ----------------------------------------------------------------- */
+
+static void test_policy_check(void)
+{
+	const char *argv[] = { "ipcwatch", "policy", "check", POLICY, NULL };
+	struct ipcwatch_run r;
+
+	write_policy(POLICY, "[rule db]\nuid = 1000\nmax_segment_bytes = 64K\n"
+		     "mode = enforce\n");
+	tap_is(ipcwatch_exec(&r, argv, NULL, NULL), 0, "policy_check.ok");
+	tap_ok(strstr(r.out, "refuse shmget() of a segment over 64 KiB with "
+			     "EINVAL") != NULL, "policy_check.describes");
+	ipcwatch_free(&r);
+
+	write_policy(POLICY, "[rule db]\nuid = bob\nmax_segmnt_bytes = 1G\n");
+	tap_is(ipcwatch_exec(&r, argv, NULL, NULL), 1, "policy_check.broken");
+	tap_ok(strstr(r.err, POLICY ":2: uid 'bob' is not a number\n") &&
+	       strstr(r.err, POLICY ":3: unknown key 'max_segmnt_bytes'"),
+	       "policy_check.every_error_with_file_line");
+	ipcwatch_free(&r);
+}
+
+static void test_max_segment(void)
+{
+	struct ipcwatch_run r;
+	json_object *d;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule db]\nuid = 1000\nmax_segment_bytes = 64K\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, NULL), "max_segment.starts")) {
+		tap_diag("  %s", r.err);
+		{
+			ipcwatch_free(&r);
+			return;
+		}
+	}
+	tap_is(shmget_as(1000, 128 << 10), -EINVAL, "max_segment.over_einval");
+	tap_ok(shmget_as(1000, 64 << 10) >= 0, "max_segment.at_limit_ok");
+	tap_ok(shmget_as(1001, 128 << 10) >= 0, "max_segment.other_uid_ok");
+	wait_ticks(2);
+	ipcwatch_stop(&r);
+	tap_is(r.status, 0, "max_segment.sigint_exits_0");
+	d = find_event(&r, "policy_denied", NULL, 0, 0);
+	tap_ok(d && !strcmp(jstr(d, "limit"), "max_segment_bytes") &&
+	       jint(d, "uid") == 1000 && jint(d, "size") == 128 << 10 &&
+	       jint(d, "err") == EINVAL && !strcmp(jstr(d, "rule"), "db"),
+	       "max_segment.denial_logged");
+	tap_is(count_records(&r, "policy_denied", NULL, NULL), 1,
+	       "max_segment.one_denial");
+	tap_ok(strstr(slurp_file(SYSLOG), "DENIED EINVAL") != NULL,
+	       "max_segment.denial_in_syslog");
+	tap_is(bpf_prog_count(), baseline_progs,
+	       "max_segment.nothing_left_loaded");
+	ipcwatch_free(&r);
+}
+
+static void test_total_and_count(const char *mode)
+{
+	struct ipcwatch_run r;
+	bool enforce = !strcmp(mode, "enforce");
+	int a, b, c, d;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule db]\nuid = 1000\nmax_total_bytes = 256K\n"
+		     "mode = %s\n[rule count]\nuid = 1001\nmax_segments = 2\n"
+		     "mode = %s\n", mode, mode);
+	if (!tap_ok(start_enforce(&r, NULL), "%s.starts", mode))
+		{
+			ipcwatch_free(&r);
+			return;
+		}
+	a = shmget_as(1000, 100 << 10);
+	b = shmget_as(1000, 100 << 10);
+	c = shmget_as(1000, 100 << 10);
+	if (enforce) {
+		tap_ok(a >= 0 && b >= 0, "enforce.total_under_limit_ok");
+		tap_is(c, -ENOSPC, "enforce.total_over_enospc");
+		shmctl(a, IPC_RMID, NULL);
+		tap_ok(shmget_as(1000, 100 << 10) >= 0,
+		       "enforce.total_credited_on_destroy");
+	} else {
+		tap_ok(a >= 0 && b >= 0 && c >= 0, "audit.total_never_refuses");
+	}
+	shmget_as(1001, 4096);
+	shmget_as(1001, 4096);
+	d = shmget_as(1001, 4096);
+	if (enforce)
+		tap_is(d, -ENOSPC, "enforce.count_over_enospc");
+	else
+		tap_ok(d >= 0, "audit.count_never_refuses");
+	wait_ticks(2);
+	ipcwatch_stop(&r);
+	tap_is(count_records(&r, enforce ? "policy_denied" : "policy_audit",
+			     "limit", "max_total_bytes"), 1,
+	       "%s.total_decision_logged", mode);
+	tap_is(count_records(&r, enforce ? "policy_denied" : "policy_audit",
+			     "limit", "max_segments"), 1,
+	       "%s.count_decision_logged", mode);
+	tap_is(count_records(&r, "policy_denied", NULL, NULL), enforce ? 2 : 0,
+	       "%s.denials", mode);
+	ipcwatch_free(&r);
+}
+
+/* Random creations and removals by four users; totals = /proc sums. */
+static void test_totals_exact(void)
+{
+	struct ipcwatch_run r;
+	int ids[256], nids = 0, i, u, bad = 0;
+	char sample[128], *prom;
+	unsigned int seed = 12345;
+	double sum[4] = { 0 }, cnt[4] = { 0 };
+	FILE *f;
+	char line[512];
+
+	fresh_ipc_ns();
+	/* some segments exist before the daemon: they are seeded */
+	for (i = 0; i < 6; i++)
+		ids[nids++] = shmget_as(1000 + i % 4, 4096 * (i + 1));
+	write_policy(POLICY, "[rule track]\nmax_total_bytes = 1T\n");
+	if (!tap_ok(start_enforce(&r, NULL), "totals.starts"))
+		{
+			ipcwatch_free(&r);
+			return;
+		}
+	for (i = 0; i < 200; i++) {
+		if (nids > 0 && rand_r(&seed) % 3 == 0) {
+			int k = rand_r(&seed) % nids;
+
+			shmctl(ids[k], IPC_RMID, NULL);
+			ids[k] = ids[--nids];
+		} else if (nids < 256) {
+			int id = shmget_as(1000 + rand_r(&seed) % 4,
+					   1 + rand_r(&seed) % (256 << 10));
+
+			if (id >= 0)
+				ids[nids++] = id;
+		}
+	}
+	wait_ticks(3);
+	f = fopen("/proc/sysvipc/shm", "r");
+	if (!f || !fgets(line, sizeof(line), f))
+		exit(2);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long size;
+		unsigned int uid, gid, cuid;
+		int key, id, cpid, lpid;
+		unsigned int mode;
+		unsigned long nattch;
+
+		if (sscanf(line, "%d %d %o %lu %d %d %lu %u %u %u", &key, &id,
+			   &mode, &size, &cpid, &lpid, &nattch, &uid, &gid,
+			   &cuid) == 10 && cuid >= 1000 && cuid < 1004) {
+			sum[cuid - 1000] += size;
+			cnt[cuid - 1000]++;
+		}
+	}
+	fclose(f);
+	prom = slurp_file(METRICS);
+	for (u = 0; u < 4; u++) {
+		snprintf(sample, sizeof(sample),
+			 "ipcwatch_owner_shm_bytes{scope=\"uid\",owner=\"%d\"}",
+			 1000 + u);
+		if (metric(prom, sample) != sum[u]) {
+			tap_diag("  uid %d: metrics %.0f bytes, /proc %.0f",
+				 1000 + u, metric(prom, sample), sum[u]);
+			bad++;
+		}
+		snprintf(sample, sizeof(sample),
+			 "ipcwatch_owner_shm_segments{scope=\"uid\",owner=\"%d\"}",
+			 1000 + u);
+		if (metric(prom, sample) != cnt[u])
+			bad++;
+	}
+	tap_is(bad, 0, "totals.per_owner_equal_proc");
+	ipcwatch_stop(&r);
+	ipcwatch_free(&r);
+}
+
+static void test_reaper(void)
+{
+	struct ipcwatch_run r;
+	int orphan, attached, alive, other, reused_first, reused, semid;
+	pid_t holder, creator;
+	char next[16];
+	json_object *rec;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule reap]\nuid = 1000\nrmid_forced = yes\n"
+		     "rmid_grace = 3s\n");
+	if (!tap_ok(start_enforce(&r, NULL), "reaper.starts"))
+		{
+			ipcwatch_free(&r);
+			return;
+		}
+	orphan = shmget_as(1000, 8192);
+	holder = creator_gone_still_attached(1000, 8192, &attached);
+	creator = creator_that_lives(1000, 8192, &alive);
+	other = shmget_as(1001, 8192);
+	reused_first = shmget_as(1000, 4096);
+	/* a semaphore set whose creator is gone: never touched */
+	semid = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	sleep(1);
+	/* the reaper saw reused_first; replace it under the same id */
+	shmctl(reused_first, IPC_RMID, NULL);
+	snprintf(next, sizeof(next), "%d", reused_first);
+	sysctl_set("shm_next_id", next);
+	sleep(1);
+	reused = shmget_as(1000, 4096);
+	tap_is(reused, reused_first, "reaper.id_reused_on_purpose");
+	/* past the first one's deadline, before the new one's */
+	sleep(2);
+	tap_ok(!seg_exists(orphan), "reaper.orphan_removed");
+	tap_ok(seg_exists(attached), "reaper.attached_kept");
+	tap_ok(seg_exists(alive), "reaper.creator_alive_kept");
+	tap_ok(seg_exists(other), "reaper.other_owner_kept");
+	tap_ok(seg_exists(reused), "reaper.reused_id_left_alone");
+	sleep(2);
+	tap_ok(!seg_exists(reused), "reaper.reused_id_own_grace_then_removed");
+	tap_ok(semctl(semid, 0, GETVAL) >= 0, "reaper.semaphores_untouched");
+	ipcwatch_stop(&r);
+	rec = find_event(&r, "reaped", "id", orphan, 0);
+	tap_ok(rec && !strcmp(jstr(rec, "rule"), "reap") &&
+	       jint(rec, "size") == 8192, "reaper.removal_logged");
+	tap_is(count_records(&r, "reaped", NULL, NULL), 2,
+	       "reaper.exactly_two_removed");
+	kill(holder, SIGKILL);
+	kill(creator, SIGKILL);
+	waitpid(creator, NULL, 0);
+	ipcwatch_free(&r);
+}
+
+static void test_alerts(void)
+{
+	struct ipcwatch_run r;
+	char *out;
+	int id;
+
+	fresh_ipc_ns();
+	unlink(ALERT_OUT);
+	write_policy(POLICY, "[rule big]\nuid = 1000\n"
+		     "alert_segment_bytes = 1M\nalert_owner_bytes = 1%%\n");
+	if (!tap_ok(start_enforce(&r, "--alert-exec=/tests/alert_sink"),
+		    "alerts.starts"))
+		{
+			ipcwatch_free(&r);
+			return;
+		}
+	id = shmget_as(1000, 2 << 20);
+	shmget_as(1000, 12 << 20);	/* uid 1000 now holds >1% of 1 GiB */
+	shmget_as(1001, 4 << 20);	/* another owner: no alert */
+	wait_ticks(4);
+	ipcwatch_stop(&r);
+	tap_ok(find_event(&r, "alert", "id", id, 0) != NULL,
+	       "alerts.segment_alert");
+	tap_is(count_records(&r, "alert", "kind", "segment"), 2,
+	       "alerts.each_big_segment_once");
+	tap_is(count_records(&r, "alert", "kind", "owner"), 1,
+	       "alerts.owner_alert_on_percent");
+	out = slurp_file(ALERT_OUT);
+	tap_ok(strstr(out, "\"type\":\"alert\"") &&
+	       strstr(out, "\"kind\":\"owner\""),
+	       "alerts.alert_exec_gets_json_on_stdin");
+	ipcwatch_free(&r);
+}
+
+static void test_reload_and_term(void)
+{
+	struct ipcwatch_run r;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 1\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, NULL), "reload.starts"))
+		{
+			ipcwatch_free(&r);
+			return;
+		}
+	shmget_as(1000, 4096);
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "reload.first_policy_enforced");
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = lots\n");
+	kill(r.pid, SIGHUP);
+	wait_ticks(2);
+	tap_is(shmget_as(1000, 4096), -ENOSPC,
+	       "reload.broken_file_keeps_old_policy");
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 3\n"
+		     "mode = enforce\n");
+	kill(r.pid, SIGHUP);
+	wait_ticks(2);
+	tap_ok(shmget_as(1000, 4096) >= 0, "reload.new_policy_in_force");
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 1\n"
+		     "mode = enforce\n");
+	kill(r.pid, SIGHUP);
+	wait_ticks(2);
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "reload.refused_again");
+	ipcwatch_stop_with(&r, SIGTERM);
+	tap_is(r.status, 0, "term.exits_0");
+	tap_is(bpf_prog_count(), baseline_progs, "term.nothing_left_attached");
+	tap_ok(shmget_as(1000, 4096) >= 0, "term.refused_shmget_now_succeeds");
+	tap_ok(find_event(&r, "reload_failed", NULL, 0, 0) &&
+	       strstr(jstr(find_event(&r, "reload_failed", NULL, 0, 0),
+			   "message"), "max_segments 'lots'"),
+	       "reload.failure_says_why");
+	tap_is(count_records(&r, "reloaded", NULL, NULL), 2,
+	       "reload.reloads_logged");
+	tap_ok(find_event(&r, "stopped", NULL, 0, 0) != NULL,
+	       "term.stopped_logged");
+	ipcwatch_free(&r);
+}
+
+static char *http_get(int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons((uint16_t)port) };
+	static char resp[1 << 16];
+	const char *req = "GET /metrics HTTP/1.0\r\n\r\n";
+	size_t len = 0;
+	ssize_t n;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	resp[0] = '\0';
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    write(fd, req, strlen(req)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return resp;
+	}
+	while ((n = read(fd, resp + len, sizeof(resp) - 1 - len)) > 0)
+		len += (size_t)n;
+	resp[len] = '\0';
+	close(fd);
+	return resp;
+}
+
+static void test_metrics(void)
+{
+	struct ipcwatch_run r;
+	char why[256], *prom, *body;
+	int i;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule db]\nuid = 1000\nmax_segment_bytes = 64K\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, "--metrics-listen=127.0.0.1:9477"),
+		    "metrics.starts"))
+		{
+			ipcwatch_free(&r);
+			return;
+		}
+	for (i = 0; i < 3; i++)
+		shmget_as(1000, 4096);
+	shmget_as(1000, 1 << 20);	/* denied */
+	wait_ticks(3);
+	prom = slurp_file(METRICS);
+	tap_ok(valid_prometheus(prom, why, sizeof(why)),
+	       "metrics.file_is_prometheus_text");
+	{
+		char sample[96];
+
+		snprintf(sample, sizeof(sample),
+			 "ipcwatch_shm_segments{ipcns=\"%lu\"}", ipc_ns_inum());
+		tap_is((long long)metric(prom, sample), 3,
+		       "metrics.segments_value");
+	}
+	tap_is((long long)metric(prom, "ipcwatch_policy_decisions_total{rule="
+				 "\"db\",limit=\"max_segment_bytes\","
+				 "action=\"denied\"}"), 1,
+	       "metrics.denials_counted");
+	tap_is((long long)metric(prom, "ipcwatch_owner_shm_segments{scope="
+				 "\"uid\",owner=\"1000\"}"), 3,
+	       "metrics.owner_segments");
+	body = strstr(http_get(9477), "\r\n\r\n");
+	tap_ok(body && valid_prometheus(body + 4, why, sizeof(why)),
+	       "metrics.http_is_prometheus_text");
+	tap_ok(body && strstr(body, "ipcwatch_policy_decisions_total{rule="
+			      "\"db\",limit=\"max_segment_bytes\","
+			      "action=\"denied\"} 1\n"),
+	       "metrics.http_values");
+	ipcwatch_stop(&r);
+	ipcwatch_free(&r);
+}
+
+static void as_nobody(void *arg)
+{
+	(void)arg;
+	if (setgid(65534) || setuid(65534))
+		_exit(126);
+}
+
+static void test_bad_input(void)
+{
+	static const struct {
+		const char *name;
+		const char *argv[8];
+		run_setup_fn setup;
+		int status;
+		const char *says;
+	} cases[] = {
+		{ "no_config", { "ipcwatch", "enforce" }, NULL, 2,
+		  "-c FILE is required" },
+		{ "broken_policy", { "ipcwatch", "enforce", "-c", POLICY },
+		  NULL, 1, POLICY ":2: uid 'x' is not a number" },
+		{ "relative_alert_exec", { "ipcwatch", "enforce", "-c",
+		  "/tmp/good.ini", "--alert-exec=alert_sink" }, NULL, 2,
+		  "not an executable absolute path" },
+		{ "bad_listen", { "ipcwatch", "enforce", "-c", "/tmp/good.ini",
+		  "--metrics-listen=nowhere" }, NULL, 2,
+		  "--metrics-listen 'nowhere'" },
+		{ "missing_policy", { "ipcwatch", "enforce", "-c",
+		  "/tmp/none.ini" }, NULL, 1, "/tmp/none.ini: No such file" },
+		{ "bpf_not_permitted", { "ipcwatch", "enforce", "-c",
+		  "/tmp/good.ini" }, as_nobody, 1, "BPF not permitted" },
+	};
+	size_t i;
+
+	write_policy(POLICY, "[rule a]\nuid = x\n");
+	write_policy("/tmp/good.ini", "[rule a]\nmax_segments = 9\n");
+	chmod("/tmp/good.ini", 0644);
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct ipcwatch_run r;
+
+		ipcwatch_exec(&r, cases[i].argv, cases[i].setup, NULL);
+		tap_is(r.status, cases[i].status, "bad_input.%s.exit_status",
+		       cases[i].name);
+		if (!tap_ok(strstr(r.err, cases[i].says) &&
+			    strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+			    "bad_input.%s.one_line", cases[i].name))
+			tap_diag("  stderr: %s", r.err);
+		ipcwatch_free(&r);
+	}
+	tap_is(bpf_prog_count(), baseline_progs,
+	       "bad_input.nothing_left_loaded");
+}
+
+int main(void)
+{
+	pid_t syslogd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	syslogd = fork();
+	if (syslogd == 0) {
+		execl("/bin/syslogd", "syslogd", "-n", "-O", SYSLOG, NULL);
+		_exit(127);
+	}
+	usleep(300000);
+	baseline_progs = bpf_prog_count();
+
+	test_policy_check();
+	test_max_segment();
+	test_total_and_count("enforce");
+	test_total_and_count("audit");
+	test_totals_exact();
+	test_reaper();
+	test_alerts();
+	test_reload_and_term();
+	test_metrics();
+	test_bad_input();
+
+	kill(syslogd, SIGTERM);
+	waitpid(syslogd, NULL, 0);
+	return tap_done();
+}
