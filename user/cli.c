@@ -3,11 +3,13 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "event.h"
 #include "units.h"
 
 /*
@@ -85,6 +87,26 @@ uint64_t cli_bytes(struct argp_state *state, const char *what,
 		argp_error(state, "invalid %s '%s' (bytes, e.g. 65536 or 64K)",
 			   what, arg);
 	return v;
+}
+
+double cli_seconds(struct argp_state *state, const char *what,
+		   const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (!*arg || *end || !isfinite(v) || v < 0.1 || v > 86400)
+		argp_error(state, "invalid %s '%s' (seconds, 0.1 to 86400)",
+			   what, arg);
+	return v;
+}
+
+void cli_mode(struct argp_state *state, const char *arg,
+	      enum ipcw_mode *mode)
+{
+	if (parse_mode(arg, mode))
+		argp_error(state,
+			   "invalid mode '%s' (tracepoint, fentry or auto)", arg);
 }
 
 void cli_fail(const char *cmd, const char *fmt, ...)

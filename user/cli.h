@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ipcwatch.h"
+
 /* Exit status for bad usage; runtime failures exit 1. */
 #define EXIT_USAGE 2
 
@@ -24,6 +26,14 @@ uint64_t cli_number(struct argp_state *state, const char *what,
 /* Parse a byte count with units ("64M"); argp_error on junk. */
 uint64_t cli_bytes(struct argp_state *state, const char *what,
 		   const char *arg);
+
+/* Parse seconds (0.1 to 86400, fractions allowed); argp_error on junk. */
+double cli_seconds(struct argp_state *state, const char *what,
+		   const char *arg);
+
+/* Parse --mode (tracepoint, fentry, auto); argp_error on junk. */
+void cli_mode(struct argp_state *state, const char *arg,
+	      enum ipcw_mode *mode);
 
 /* One-line runtime error: "ipcwatch CMD: message". */
 void cli_fail(const char *cmd, const char *fmt, ...)

@@ -20,6 +20,7 @@
 
 #include "alerts.h"
 #include "cli.h"
+#include "clock.h"
 #include "collector.h"
 #include "commands.h"
 #include "event.h"
@@ -95,18 +96,6 @@ static const struct argp_option options[] = {
 	{ 0 },
 };
 
-static double seconds(struct argp_state *state, const char *what,
-		      const char *arg)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (!*arg || *end || !isfinite(v) || v < 0.1 || v > 86400)
-		argp_error(state, "invalid %s '%s' (seconds, 0.1 to 86400)",
-			   what, arg);
-	return v;
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct enforce_args *a = state->input;
@@ -141,16 +130,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->metrics_listen = arg;
 		break;
 	case OPT_INTERVAL:
-		a->interval_s = seconds(state, "interval", arg);
+		a->interval_s = cli_seconds(state, "interval", arg);
 		break;
 	case OPT_RESYNC:
-		a->resync_s = seconds(state, "resync interval", arg);
+		a->resync_s = cli_seconds(state, "resync interval", arg);
 		break;
 	case OPT_MODE:
-		if (parse_mode(arg, &a->mode))
-			argp_error(state,
-				   "invalid mode '%s' (tracepoint, fentry or auto)",
-				   arg);
+		cli_mode(state, arg, &a->mode);
 		break;
 	case 'v':
 		a->verbose = true;
@@ -184,14 +170,6 @@ static void on_signal(int sig)
 		reload = 1;
 	else
 		stop = 1;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 static struct rule_tally *tally(struct daemon *d, const char *name)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "collector.h"
 #include "commands.h"
 #include "event.h"
@@ -100,10 +101,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->json = true;
 		break;
 	case OPT_MODE:
-		if (parse_mode(arg, &a->collect.mode))
-			argp_error(state,
-				   "invalid mode '%s' (tracepoint, fentry or auto)",
-				   arg);
+		cli_mode(state, arg, &a->collect.mode);
 		break;
 	case OPT_BUFFER:
 		a->collect.buffer_bytes = cli_bytes(state, "buffer size", arg);
@@ -177,16 +175,6 @@ static void report_lost(struct events_run *run, uint64_t lost)
 		       (unsigned long long)(lost - run->lost_reported));
 	}
 	run->lost_reported = lost;
-}
-
-static int64_t mono_to_real_ns(void)
-{
-	struct timespec mono, real;
-
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
-	return (real.tv_sec - mono.tv_sec) * 1000000000LL +
-	       (real.tv_nsec - mono.tv_nsec);
 }
 
 int cmd_events(int argc, char **argv)

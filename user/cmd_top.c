@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "collector.h"
 #include "commands.h"
 #include "json_writer.h"
@@ -56,18 +57,6 @@ static const struct argp_option options[] = {
 	{ 0 },
 };
 
-static double cli_seconds(struct argp_state *state, const char *what,
-			  const char *arg)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (!*arg || *end || !isfinite(v) || v < 0.1 || v > 86400)
-		argp_error(state, "invalid %s '%s' (seconds, 0.1 to 86400)",
-			   what, arg);
-	return v;
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct top_args *a = state->input;
@@ -103,10 +92,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->resync_s = cli_seconds(state, "resync interval", arg);
 		break;
 	case OPT_MODE:
-		if (parse_mode(arg, &a->collect.mode))
-			argp_error(state,
-				   "invalid mode '%s' (tracepoint, fentry or auto)",
-				   arg);
+		cli_mode(state, arg, &a->collect.mode);
 		break;
 	case OPT_STATS:
 		a->stats = true;
@@ -149,23 +135,6 @@ static int on_event(const struct ipcw_event *e, void *ctx)
 {
 	state_apply(ctx, e);
 	return 0;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static int64_t mono_to_real(void)
-{
-	struct timespec real;
-
-	clock_gettime(CLOCK_REALTIME, &real);
-	return (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec -
-	       (int64_t)mono_ns();
 }
 
 static double cpu_ms(void)
@@ -414,7 +383,7 @@ int cmd_top(int argc, char **argv)
 	}
 	a.view.mode = mode_name(collector_mode(c));
 	a.view.interval_s = a.delay_s;
-	a.view.mono_to_real_ns = mono_to_real();
+	a.view.mono_to_real_ns = mono_to_real_ns();
 	next_resync = mono_ns() + (uint64_t)(a.resync_s * 1e9);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -38,28 +38,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, args);
 }
 
-const char *mode_name(enum ipcw_mode mode)
-{
-	switch (mode) {
-	case IPCW_MODE_TRACEPOINT: return "tracepoint";
-	case IPCW_MODE_FENTRY: return "fentry";
-	default: return "auto";
-	}
-}
-
-int parse_mode(const char *s, enum ipcw_mode *mode)
-{
-	if (!strcmp(s, "auto"))
-		*mode = IPCW_MODE_AUTO;
-	else if (!strcmp(s, "tracepoint"))
-		*mode = IPCW_MODE_TRACEPOINT;
-	else if (!strcmp(s, "fentry"))
-		*mode = IPCW_MODE_FENTRY;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 /* Functions the fentry programs hook, all needed for that mode. */
 static const char *const fentry_targets[] = {
 	"newseg", "security_shm_alloc", "shmem_kernel_file_setup",
@@ -265,24 +243,26 @@ int collector_poll(struct collector *c, int timeout_ms)
 	return ret == -EINTR ? 0 : ret;
 }
 
-uint64_t collector_lost(struct collector *c)
+uint64_t percpu_map_sum(int map_fd, uint32_t key)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	uint64_t total = 0;
-	uint64_t *values;
-	int key = 0, i;
+	int ncpus = libbpf_num_possible_cpus(), i;
+	uint64_t *values, total = 0;
 
 	if (ncpus <= 0)
 		return 0;
-	values = calloc(ncpus, sizeof(*values));
+	values = calloc((size_t)ncpus, sizeof(*values));
 	if (!values)
 		return 0;
-	if (!bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.lost_events), &key,
-				 values))
+	if (!bpf_map_lookup_elem(map_fd, &key, values))
 		for (i = 0; i < ncpus; i++)
 			total += values[i];
 	free(values);
 	return total;
+}
+
+uint64_t collector_lost(struct collector *c)
+{
+	return percpu_map_sum(bpf_map__fd(c->skel->maps.lost_events), 0);
 }
 
 uint64_t collector_malformed(struct collector *c)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "event.h"
 #include "ipcwatch.h"
 
 struct collector_opts {
@@ -45,9 +46,9 @@ uint64_t collector_lost(struct collector *c);
 uint64_t collector_malformed(struct collector *c);
 
 enum ipcw_mode collector_mode(const struct collector *c);
-const char *mode_name(enum ipcw_mode mode);
-/* "auto", "tracepoint", "fentry": 0, or -EINVAL */
-int parse_mode(const char *s, enum ipcw_mode *mode);
+
+/* A per-CPU array entry summed over every CPU. */
+uint64_t percpu_map_sum(int map_fd, uint32_t key);
 
 void collector_close(struct collector *c);
 

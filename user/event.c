@@ -130,3 +130,25 @@ const char *errno_name(int err)
 	default: return NULL;
 	}
 }
+
+const char *mode_name(enum ipcw_mode mode)
+{
+	switch (mode) {
+	case IPCW_MODE_TRACEPOINT: return "tracepoint";
+	case IPCW_MODE_FENTRY: return "fentry";
+	default: return "auto";
+	}
+}
+
+int parse_mode(const char *s, enum ipcw_mode *mode)
+{
+	if (!strcmp(s, "auto"))
+		*mode = IPCW_MODE_AUTO;
+	else if (!strcmp(s, "tracepoint"))
+		*mode = IPCW_MODE_TRACEPOINT;
+	else if (!strcmp(s, "fentry"))
+		*mode = IPCW_MODE_FENTRY;
+	else
+		return -EINVAL;
+	return 0;
+}

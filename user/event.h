@@ -24,4 +24,8 @@ const char *destroy_cause_name(uint32_t cause);	/* "orphan_exit" */
 const char *shmctl_cmd_name(int cmd);		/* "IPC_RMID", NULL if unknown */
 const char *errno_name(int err);		/* "EINVAL", NULL if unknown */
 
+const char *mode_name(enum ipcw_mode mode);	/* "tracepoint" */
+/* "auto", "tracepoint", "fentry": 0, or -EINVAL */
+int parse_mode(const char *s, enum ipcw_mode *mode);
+
 #endif

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "json_writer.h"
 #include "policy_bpf.h"
 #include "units.h"
@@ -34,16 +35,11 @@ static const char *scope_name(uint32_t scope)
 
 void notify_init(struct notifier *n, bool json, const char *alert_exec)
 {
-	struct timespec mono, real;
-
 	memset(n, 0, sizeof(*n));
 	n->json = json;
 	n->alert_exec = alert_exec;
 	n->syslog = true;
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
-	n->mono_to_real_ns = (real.tv_sec - mono.tv_sec) * 1000000000LL +
-			     (real.tv_nsec - mono.tv_nsec);
+	n->mono_to_real_ns = mono_to_real_ns();
 	openlog("ipcwatch", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 }
 
@@ -95,8 +91,6 @@ struct record {
 static bool record_begin(struct notifier *n, struct record *r,
 			 const char *type)
 {
-	struct timespec mono;
-
 	memset(r, 0, sizeof(*r));
 	r->f = open_memstream(&r->buf, &r->len);
 	if (!r->f)
@@ -107,11 +101,9 @@ static bool record_begin(struct notifier *n, struct record *r,
 		free(r->buf);
 		return false;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &mono);
 	jw_start_object(r->jw);
 	jw_kv_string(r->jw, "type", type);
-	jw_kv_int(r->jw, "time_ns", mono.tv_sec * 1000000000LL +
-		  mono.tv_nsec + n->mono_to_real_ns);
+	jw_kv_int(r->jw, "time_ns", (int64_t)mono_ns() + n->mono_to_real_ns);
 	return true;
 }
 

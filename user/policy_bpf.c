@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "collector.h"
 #include "policy.skel.h"
 #include "sysvipc.h"
 
@@ -349,33 +350,16 @@ void enforcer_for_each_total(struct enforcer *e, enum ipcw_scope scope,
 	}
 }
 
-static uint64_t sum_percpu(int fd, uint32_t key)
-{
-	int ncpus = libbpf_num_possible_cpus(), i;
-	uint64_t *v, total = 0;
-
-	if (ncpus <= 0)
-		return 0;
-	v = calloc((size_t)ncpus, sizeof(*v));
-	if (!v)
-		return 0;
-	if (!bpf_map_lookup_elem(fd, &key, v))
-		for (i = 0; i < ncpus; i++)
-			total += v[i];
-	free(v);
-	return total;
-}
-
 uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
 			enum ipcw_limit kind, bool enforced)
 {
-	return sum_percpu(bpf_map__fd(e->skel->maps.counters),
+	return percpu_map_sum(bpf_map__fd(e->skel->maps.counters),
 			  (rule * IPCW_LIMIT_MAX + kind) * 2 + enforced);
 }
 
 uint64_t enforcer_lost(struct enforcer *e)
 {
-	return sum_percpu(bpf_map__fd(e->skel->maps.lost_decisions), 0);
+	return percpu_map_sum(bpf_map__fd(e->skel->maps.lost_decisions), 0);
 }
 
 void enforcer_close(struct enforcer *e)

@@ -15,6 +15,7 @@
 #include "policy.h"
 
 #define CORPUS FIXTURES "/../../policy"
+#define EXAMPLE FIXTURES "/../../../docs/policy.example.ini"
 #define MEM_TOTAL (8ULL << 30)
 
 static struct policy pol;
@@ -68,7 +69,7 @@ static void policy_example_resolves(void **state)
 	const struct policy_rule *r;
 
 	(void)state;
-	assert_int_equal(policy_load(CORPUS "/good/example.ini", MEM_TOTAL,
+	assert_int_equal(policy_load(EXAMPLE, MEM_TOTAL,
 				     &pol, err, sizeof(err)), 0);
 	assert_int_equal(pol.mode, POLICY_AUDIT);
 	assert_int_equal(pol.nrules, 3);
@@ -95,7 +96,7 @@ static void policy_first_match_wins(void **state)
 	char err[2048];
 
 	(void)state;
-	assert_int_equal(policy_load(CORPUS "/good/example.ini", MEM_TOTAL,
+	assert_int_equal(policy_load(EXAMPLE, MEM_TOTAL,
 				     &pol, err, sizeof(err)), 0);
 	assert_int_equal(policy_match(&pol, 999, 50, "", 1), 0);
 	assert_int_equal(policy_match(&pol, 1000, 1001, "", 1), 1);
@@ -111,12 +112,12 @@ static void policy_describe_in_words(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(policy_load(CORPUS "/good/example.ini", MEM_TOTAL,
+	assert_int_equal(policy_load(EXAMPLE, MEM_TOTAL,
 				     &pol, err, sizeof(err)), 0);
 	f = open_memstream(&text, &len);
 	policy_describe(&pol, f);
 	fclose(f);
-	assert_non_null(strstr(text, "rule postgres (line 5), enforce:\n"
+	assert_non_null(strstr(text, "rule postgres (line 6), enforce:\n"
 				     "  matches: uid 999\n"
 				     "  refuse shmget() of a segment over 16 GiB "
 				     "with EINVAL\n"
@@ -167,5 +168,9 @@ int main(void)
 
 	n = add_dir(tests, n, CORPUS "/bad", bad_file);
 	n = add_dir(tests, n, CORPUS "/good", good_file);
+	tests[n].name = "docs_policy_example.ini";
+	tests[n].test_func = good_file;
+	tests[n].initial_state = (void *)EXAMPLE;
+	n++;
 	return _cmocka_run_group_tests("policy", tests, n, NULL, NULL);
 }
