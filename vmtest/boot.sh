@@ -71,8 +71,9 @@ if [ "$demo" = 1 ]; then
 		term_args="ipcwatch.interactive=1 ipcwatch.term=${TERM:-vt100}"
 		term_args+=" ipcwatch.rows=$rows ipcwatch.cols=$cols"
 	fi
+	# loglevel=1: kernel messages would scroll the screen under top
 	exec "${qemu_base[@]}" "${accel[@]}" \
-		-append "$cmdline ipcwatch.mode=demo $term_args" \
+		-append "$cmdline loglevel=1 ipcwatch.mode=demo $term_args" \
 		-serial mon:stdio -serial null
 fi
 
