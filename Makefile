@@ -7,6 +7,7 @@
 #                  pre-seed kernel, judged against vmtest/preseed.xfail
 #   make host-check  host tests only (cmocka under ASan/UBSan, checkpatch, ...)
 #   make bench     CPU cost of ipcwatch top at 32768 segments / 32000 sem sets
+#   make bisect-check  every kernel patch builds on its own (both series)
 #
 # Build output goes to build/; kernels are built and cached outside the
 # repository (vmtest/lib.sh). include/vmlinux.h is generated from the
@@ -69,7 +70,7 @@ ifeq ($(filter $(KERNEL),main preseed),)
 $(error KERNEL must be main or preseed, not '$(KERNEL)')
 endif
 
-.PHONY: all deps vmtest host-check unit-tests check demo bench clean FORCE
+.PHONY: all deps vmtest host-check unit-tests check demo bench bisect-check clean FORCE
 
 all: $(BUILD)/ipcwatch $(GUEST_PROGS_main)
 
@@ -174,6 +175,10 @@ $(GUEST_OUT)/bench_top: $(GUEST_DIR)/bench_top.c $(GUEST_DIR)/runner.c \
 $(BUILD)/initramfs-bench.cpio.gz: $(GUEST_OUT)/bench_top $(BUILD)/ipcwatch \
 		vmtest/guest/init vmtest/build-initramfs.sh
 	vmtest/build-initramfs.sh $@ $(GUEST_OUT)/bench_top $(BUILD)/ipcwatch
+
+bisect-check: deps
+	@vmtest/bisect-check.sh main
+	@vmtest/bisect-check.sh preseed
 
 bench: $(BUILD)/kernel-main.path $(BUILD)/initramfs-bench.cpio.gz
 	@vmtest/boot.sh "$$(cat $<)" $(BUILD)/initramfs-bench.cpio.gz \

@@ -13,6 +13,7 @@ packages=(
 	qemu-system-x86 busybox-static
 	# ipcwatch and its tests
 	pkg-config libcmocka-dev libinih-dev libmicrohttpd-dev libncurses-dev
+	libjson-c-dev
 )
 
 missing=()

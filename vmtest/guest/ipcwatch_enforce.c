@@ -339,6 +339,68 @@ static void test_max_segment(void)
 	ipcwatch_free(&r);
 }
 
+/* shmget() of @size from a child moved into cgroup @dir first. */
+static int shmget_in_cgroup(const char *dir, size_t size)
+{
+	char procs[256], pid_text[16];
+	int go[2], res[2], ret = -EIO, fd;
+	pid_t pid;
+
+	if (pipe(go) || pipe(res))
+		exit(2);
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		int r;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		r = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+		r = r < 0 ? -errno : r;
+		_exit(write(res[1], &r, sizeof(r)) != sizeof(r));
+	}
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	snprintf(pid_text, sizeof(pid_text), "%d", pid);
+	fd = open(procs, O_WRONLY);
+	if (fd < 0 || write(fd, pid_text, strlen(pid_text)) < 0)
+		tap_diag("cannot move %d into %s", pid, dir);
+	if (fd >= 0)
+		close(fd);
+	if (write(go[1], "x", 1) != 1)
+		exit(2);
+	reap(pid);
+	if (read(res[0], &ret, sizeof(ret)) != sizeof(ret))
+		ret = -EIO;
+	close(go[0]);
+	close(go[1]);
+	close(res[0]);
+	close(res[1]);
+	return ret;
+}
+
+static void test_cgroup_rule(void)
+{
+	const char *dir = "/sys/fs/cgroup/ipcwatch-enforce";
+	struct ipcwatch_run r;
+
+	fresh_ipc_ns();
+	mkdir(dir, 0755);
+	write_policy(POLICY, "[rule box]\ncgroup = %s\nmax_segment_bytes = 64K\n"
+		     "mode = enforce\n", dir);
+	if (!tap_ok(start_enforce(&r, NULL), "cgroup.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_is(shmget_in_cgroup(dir, 128 << 10), -EINVAL,
+	       "cgroup.inside_refused_einval");
+	tap_ok(shmget_as(0, 128 << 10) >= 0, "cgroup.outside_allowed");
+	ipcwatch_stop(&r);
+	tap_is(count_records(&r, "policy_denied", "rule", "box"), 1,
+	       "cgroup.denial_logged");
+	ipcwatch_free(&r);
+	rmdir(dir);
+}
+
 static void test_total_and_count(const char *mode)
 {
 	struct ipcwatch_run r;
@@ -732,6 +794,7 @@ int main(void)
 
 	test_policy_check();
 	test_max_segment();
+	test_cgroup_rule();
 	test_total_and_count("enforce");
 	test_total_and_count("audit");
 	test_totals_exact();
