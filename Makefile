@@ -1,35 +1,71 @@
 # ipcwatch: top-level build.
 #
-#   make           the ipcwatch binary (build/ipcwatch, static) and guest programs
+#   make           build/ipcwatch: needs no kernel tree (the BPF programs
+#                  compile against include/vmlinux/<arch>/vmlinux.h)
+#   make install   DESTDIR, PREFIX (/usr/local) as usual
+#   make deb       build/ipcwatch_<version>_<arch>.deb (dpkg-buildpackage)
+#   make ARCH=arm64  the same binary and BPF objects for arm64 (cross)
 #   make demo      boot the patched kernel and show ipcwatch on a demo workload
-#   make check     every test: host, guest on the patched kernel, pre-seed run
-#   make vmtest    guest suites on the patched kernel; KERNEL=preseed boots the
-#                  pre-seed kernel, judged against vmtest/preseed.xfail
+#   make check     every test: host, package, arm64, guest on the patched,
+#                  pre-seed and Debian's own kernels
+#   make vmtest    guest suites on one kernel: KERNEL=main (default),
+#                  preseed or stock
 #   make host-check  host tests only (cmocka under ASan/UBSan, checkpatch, ...)
 #   make bench     CPU cost of ipcwatch top at 32768 segments / 32000 sem sets
 #   make bisect-check  every kernel patch builds on its own (both series)
 #
-# Build output goes to build/; kernels are built and cached outside the
-# repository (vmtest/lib.sh). include/vmlinux.h is generated from the
-# patched kernel's BTF and never committed.
+# Build output goes to build/ (build/arm64/ when cross-building); the
+# kernels are built, and Debian's are fetched, into a cache outside the
+# repository (vmtest/lib.sh).
 
-BUILD      ?= build
+VERSION    := $(shell head -1 debian/changelog | awk '{print $$2}' | tr -d '()')
 KERNEL     ?= main
-CC         := gcc
-CLANG      ?= clang
-BPFTOOL    ?= bpftool
-ARCH_INC   := /usr/include/$(shell $(CC) -dumpmachine)
 
+# ---- target architecture ---------------------------------------------------
+
+HOST_ARCH  := $(shell uname -m)
+ARCH       ?= $(HOST_ARCH)
+arch_of     = $(if $(filter x86_64 amd64 x86,$(1)),x86,$(if $(filter aarch64 arm64,$(1)),arm64,unknown))
+BPF_ARCH   := $(call arch_of,$(ARCH))
+ifeq ($(BPF_ARCH),unknown)
+$(error ARCH=$(ARCH): ipcwatch builds for x86_64 and arm64)
+endif
+DEB_ARCH   := $(if $(filter x86,$(BPF_ARCH)),amd64,arm64)
+GNU_TRIPLET := $(if $(filter x86,$(BPF_ARCH)),x86_64-linux-gnu,aarch64-linux-gnu)
+
+ifeq ($(BPF_ARCH),$(call arch_of,$(HOST_ARCH)))
+BUILD      ?= build
+CC         ?= gcc
+SYSROOT_FLAGS :=
+else
+# Cross: gcc-<triplet> and the target's -dev packages unpacked into a
+# sysroot in the cache (vmtest/sysroot.sh; nothing is installed).
+BUILD      ?= build/$(DEB_ARCH)
+CC         := $(GNU_TRIPLET)-gcc
+SYSROOT    ?= $(shell vmtest/sysroot.sh $(DEB_ARCH))
+ifeq ($(SYSROOT),)
+$(error no $(DEB_ARCH) sysroot: vmtest/sysroot.sh $(DEB_ARCH) failed)
+endif
+SYSROOT_FLAGS := --sysroot=$(SYSROOT)
+endif
+
+CLANG      ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL    ?= bpftool
+VMLINUX_H  := include/vmlinux/$(BPF_ARCH)/vmlinux.h
+
+# ---- flags -------------------------------------------------------------------
+
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment are honoured (the
+# Debian package passes its hardening flags through them).
+CFLAGS     ?= -O2 -g
 CWARN      := -Wall -Wextra -Werror
-CFLAGS_COMMON := -std=gnu11 -O2 -g $(CWARN) -Iinclude -Iuser
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Iinclude -I$(ARCH_INC) \
-	      -Wall -Werror
+IPCW_CFLAGS := -std=gnu11 $(CWARN) -Iinclude -Iuser \
+	       -DIPCWATCH_VERSION='"$(VERSION)"' $(SYSROOT_FLAGS)
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+	      -Iinclude/vmlinux/$(BPF_ARCH) -Iinclude -Ibpf -Wall -Werror
+IPCWATCH_LIBS := -lbpf -lncursesw -ltinfo -lmicrohttpd -linih -lpthread
 STATIC_BPF_LIBS := -lbpf -lelf -lz -lzstd
-CURSES_LIBS := -lncursesw -ltinfo
-# libbpf is linked statically, to run with the version it was built
-# against; the rest comes from the system (the guest gets copies).
-IPCWATCH_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd \
-		 $(CURSES_LIBS) -lmicrohttpd -linih -lpthread
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
@@ -39,69 +75,68 @@ SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer \
 CORE_SRCS  := user/units.c user/ipc_limits.c user/json_writer.c user/event.c \
 	      user/event_format.c user/sysvipc.c user/cli.c user/state.c \
 	      user/top_view.c user/policy.c user/metrics.c user/alerts.c \
-	      user/reaper.c user/notify.c user/clock.c
+	      user/reaper.c user/notify.c user/clock.c user/hooks.c
 APP_SRCS   := user/main.c user/collector.c user/cmd_events.c user/cmd_limits.c \
-	      user/cmd_top.c user/policy_bpf.c user/cmd_policy.c user/cmd_enforce.c
+	      user/cmd_top.c user/policy_bpf.c user/cmd_policy.c user/cmd_enforce.c \
+	      user/cmd_probe.c
 USER_HDRS  := $(wildcard user/*.h) include/ipcwatch.h include/ipcwatch_policy.h
-VMLINUX_H  := include/vmlinux.h
+BPF_HDRS   := $(VMLINUX_H) $(wildcard bpf/*.h) include/ipcwatch.h \
+	      include/ipcwatch_policy.h
 SKEL       := $(BUILD)/bpf/ipcwatch.skel.h $(BUILD)/bpf/policy.skel.h
 
-# ---- guest test programs --------------------------------------------------
+# Keep every intermediate file (the BPF objects, the skeletons).
+.SECONDARY:
 
-GUEST_DIR  := vmtest/guest
-GUEST_OUT  := $(BUILD)/guest
-GUEST_CFLAGS := -std=gnu11 -O2 -g $(CWARN) -static -I$(GUEST_DIR) -I$(GUEST_OUT)
-GUEST_COMMON := $(GUEST_DIR)/tap.c $(GUEST_DIR)/ipcutil.c
-GUEST_HEADERS := $(wildcard $(GUEST_DIR)/*.h)
+.PHONY: all build-deps install deb deps vmtest host-check unit-tests check demo bench \
+	bisect-check clean FORCE
 
-# Suites per kernel variant; the pre-seed kernel only has the seed
-# behaviour to show, not the tracepoints.
-SUITES_main    := conformance,tracepoints,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce
-SUITES_preseed := conformance
-XFAIL_main     :=
-XFAIL_preseed  := vmtest/preseed.xfail
-GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints \
-		    $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
-		    $(GUEST_OUT)/ipcwatch_top $(GUEST_OUT)/ipcwatch_enforce \
-		    $(GUEST_DIR)/alert_sink $(BUILD)/ipcwatch
-GUEST_PROGS_preseed := $(GUEST_OUT)/conformance
-
-ifeq ($(filter $(KERNEL),main preseed),)
-$(error KERNEL must be main or preseed, not '$(KERNEL)')
-endif
-
-.PHONY: all deps vmtest host-check unit-tests check demo bench bisect-check clean FORCE
-
-all: $(BUILD)/ipcwatch $(GUEST_PROGS_main)
+all: build-deps $(BUILD)/ipcwatch
 
 deps:
 	@scripts/install-deps.sh
 
-# Asks the cache every time; the file changes only when the kernel does.
-$(BUILD)/kernel-%.path: FORCE | deps
-	@mkdir -p $(@D)
-	@vmtest/build-kernel.sh $* > $@.tmp
-	@cmp -s $@.tmp $@ || mv $@.tmp $@
-	@rm -f $@.tmp
+# What `make` itself needs, checked (not installed): one line naming
+# the missing packages.
+build-deps:
+	@scripts/install-deps.sh --check build $(DEB_ARCH)
 
-$(VMLINUX_H): $(BUILD)/kernel-main.path
-	$(BPFTOOL) btf dump file "$$(cat $<)/vmlinux" format c > $@.tmp
+# DWARF is dropped (BTF stays): the objects are embedded in the binary.
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+	$(LLVM_STRIP) -g $@.tmp
 	mv $@.tmp $@
 
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) include/ipcwatch.h \
-		include/ipcwatch_policy.h
-	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
-	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp
+	mv $@.tmp $@
 
 $(BUILD)/obj/%.o: user/%.c $(USER_HDRS) | $(SKEL)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -I$(BUILD)/bpf -c $< -o $@
+	$(CC) $(IPCW_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/bpf -c $< -o $@
 
 $(BUILD)/ipcwatch: $(patsubst user/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(APP_SRCS))
-	$(CC) -o $@ $^ $(IPCWATCH_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(SYSROOT_FLAGS) -o $@ $^ $(IPCWATCH_LIBS)
+
+PREFIX     ?= /usr/local
+SBINDIR    ?= $(PREFIX)/sbin
+MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/ipcwatch
+SYSCONFDIR ?= /etc
+UNITDIR    ?= /lib/systemd/system
+
+install: $(BUILD)/ipcwatch
+	install -D -m 755 $(BUILD)/ipcwatch $(DESTDIR)$(SBINDIR)/ipcwatch
+	install -D -m 644 docs/ipcwatch.8 $(DESTDIR)$(MANDIR)/man8/ipcwatch.8
+	install -D -m 644 dist/policy.ini $(DESTDIR)$(SYSCONFDIR)/ipcwatch/policy.ini
+	install -D -m 644 docs/policy.example.ini \
+		$(DESTDIR)$(DOCDIR)/examples/policy.example.ini
+	install -D -m 644 dist/ipcwatch.service $(DESTDIR)$(UNITDIR)/ipcwatch.service
+
+# The package is built from a copy of the tracked tree, so the work tree
+# stays clean and nothing untracked slips in.
+deb:
+	@scripts/build-deb.sh $(BUILD)
 
 # ---- host tests -----------------------------------------------------------
 
@@ -109,8 +144,9 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/te
 
 $(BUILD)/unit/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -O1 $(SANITIZE) -DFIXTURES=\"$(CURDIR)/tests/unit/fixtures\" \
-		-o $@ $< $(CORE_SRCS) -lcmocka -lmicrohttpd -linih -lpthread
+	$(CC) $(IPCW_CFLAGS) -O1 -g $(SANITIZE) \
+		-DFIXTURES=\"$(CURDIR)/tests/unit/fixtures\" -o $@ $< $(CORE_SRCS) \
+		-lcmocka -lbpf -lmicrohttpd -linih -lpthread
 
 unit-tests: $(UNIT_TESTS)
 	@for t in $(UNIT_TESTS); do \
@@ -124,11 +160,66 @@ host-check: deps
 
 # ---- guest -----------------------------------------------------------------
 
+GUEST_DIR  := vmtest/guest
+GUEST_OUT  := $(BUILD)/guest
+GUEST_CFLAGS := -std=gnu11 -O2 -g $(CWARN) -static -I$(GUEST_DIR) -I$(GUEST_OUT) \
+		$(SYSROOT_FLAGS)
+GUEST_COMMON := $(GUEST_DIR)/tap.c $(GUEST_DIR)/ipcutil.c
+GUEST_HEADERS := $(wildcard $(GUEST_DIR)/*.h)
+
+# Suites per kernel: the pre-seed kernel has the seed behaviour to show
+# and two hooks that differ (kernel-patches/testonly), not the
+# tracepoints; Debian's own kernel has no tracepoints and no fault
+# injection: only what a stock kernel can do.
+SUITES_main    := conformance,tracepoints,ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce
+SUITES_preseed := conformance,ipcwatch_probe
+SUITES_stock   := ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce
+XFAIL_main     :=
+XFAIL_preseed  := vmtest/preseed.xfail
+XFAIL_stock    :=
+IPCWATCH_GUEST := $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
+		  $(GUEST_OUT)/ipcwatch_top $(GUEST_OUT)/ipcwatch_enforce \
+		  $(GUEST_OUT)/ipcwatch_probe $(GUEST_DIR)/alert_sink $(BUILD)/ipcwatch
+GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints $(IPCWATCH_GUEST)
+GUEST_PROGS_preseed := $(GUEST_OUT)/conformance $(GUEST_OUT)/ipcwatch_probe \
+		       $(BUILD)/ipcwatch
+GUEST_PROGS_stock := $(IPCWATCH_GUEST)
+
+# arm64 runs on Debian's arm64 kernel only, and briefly: emulated, the
+# whole events suite would take too long.
+ifneq ($(SYSROOT),)
+SUITES_stock   := ipcwatch_probe,ipcwatch_limits,ipcwatch_smoke
+GUEST_PROGS_stock := $(GUEST_OUT)/ipcwatch_probe $(GUEST_OUT)/ipcwatch_limits \
+		     $(GUEST_OUT)/ipcwatch_smoke $(BUILD)/ipcwatch
+INITRAMFS_FLAGS := --sysroot $(SYSROOT)
+ifneq ($(KERNEL),stock)
+$(if $(filter vmtest,$(MAKECMDGOALS)),$(error ARCH=$(ARCH): only KERNEL=stock boots))
+endif
+endif
+
+ifeq ($(filter $(KERNEL),main preseed stock),)
+$(error KERNEL must be main, preseed or stock, not '$(KERNEL)')
+endif
+
+# The kernel of a variant: built (main, preseed) or Debian's (stock).
+# Asks the cache every time; the file changes only when the kernel does.
+$(BUILD)/kernel-stock.path: FORCE
+	@mkdir -p $(@D)
+	@vmtest/stock-kernel.sh $(DEB_ARCH) > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@
+	@rm -f $@.tmp
+
+$(BUILD)/kernel-%.path: FORCE | deps
+	@mkdir -p $(@D)
+	@vmtest/build-kernel.sh $* > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@
+	@rm -f $@.tmp
+
 $(GUEST_OUT)/conformance: $(GUEST_DIR)/conformance.c $(GUEST_COMMON) $(GUEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(GUEST_OUT)/lsm_deny.bpf.o: $(GUEST_DIR)/lsm_deny.bpf.c
+$(GUEST_OUT)/lsm_deny.bpf.o: $(GUEST_DIR)/lsm_deny.bpf.c $(VMLINUX_H)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -143,25 +234,18 @@ $(GUEST_OUT)/ipcwatch_events: $(GUEST_DIR)/ipcwatch_events.c $(GUEST_DIR)/runner
 		$(GUEST_COMMON) $(GUEST_HEADERS) $(GUEST_OUT)/lsm_deny.skel.h
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c $(STATIC_BPF_LIBS)
 
-$(GUEST_OUT)/ipcwatch_limits: $(GUEST_DIR)/ipcwatch_limits.c $(GUEST_DIR)/runner.c \
+$(GUEST_OUT)/ipcwatch_%: $(GUEST_DIR)/ipcwatch_%.c $(GUEST_DIR)/runner.c \
 		$(GUEST_COMMON) $(GUEST_HEADERS)
-	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
-
-$(GUEST_OUT)/ipcwatch_enforce: $(GUEST_DIR)/ipcwatch_enforce.c $(GUEST_DIR)/runner.c \
-		$(GUEST_COMMON) $(GUEST_HEADERS)
-	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
-
-$(GUEST_OUT)/ipcwatch_top: $(GUEST_DIR)/ipcwatch_top.c $(GUEST_DIR)/runner.c \
-		$(GUEST_COMMON) $(GUEST_HEADERS)
+	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
 
 $(BUILD)/initramfs-$(KERNEL).cpio.gz: $(GUEST_PROGS_$(KERNEL)) vmtest/guest/init vmtest/build-initramfs.sh
-	vmtest/build-initramfs.sh $@ $(GUEST_PROGS_$(KERNEL))
+	vmtest/build-initramfs.sh $@ $(INITRAMFS_FLAGS) $(GUEST_PROGS_$(KERNEL))
 
 vmtest: $(BUILD)/kernel-$(KERNEL).path $(BUILD)/initramfs-$(KERNEL).cpio.gz
 	@vmtest/boot.sh "$$(cat $(BUILD)/kernel-$(KERNEL).path)" \
 		$(BUILD)/initramfs-$(KERNEL).cpio.gz $(BUILD)/vmtest-$(KERNEL) \
-		$(SUITES_$(KERNEL))
+		$(SUITES_$(KERNEL)) $(KERNEL)
 	@vmtest/report.sh vmtest-$(KERNEL) $(BUILD)/vmtest-$(KERNEL) $(XFAIL_$(KERNEL))
 
 check: deps
@@ -170,6 +254,7 @@ check: deps
 # Benchmarks report numbers; they never pass or fail on time.
 $(GUEST_OUT)/bench_top: $(GUEST_DIR)/bench_top.c $(GUEST_DIR)/runner.c \
 		$(GUEST_COMMON) $(GUEST_HEADERS)
+	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
 
 $(BUILD)/initramfs-bench.cpio.gz: $(GUEST_OUT)/bench_top $(BUILD)/ipcwatch \
@@ -182,7 +267,7 @@ bisect-check: deps
 
 bench: $(BUILD)/kernel-main.path $(BUILD)/initramfs-bench.cpio.gz
 	@vmtest/boot.sh "$$(cat $<)" $(BUILD)/initramfs-bench.cpio.gz \
-		$(BUILD)/bench bench_top
+		$(BUILD)/bench bench_top main
 	@grep '^# bench:' $(BUILD)/bench/results.tap | sed 's/^# //'
 	@vmtest/report.sh bench $(BUILD)/bench > /dev/null
 
@@ -197,8 +282,8 @@ $(BUILD)/demo.cpio.gz: $(BUILD)/demo/workload $(BUILD)/ipcwatch vmtest/demo/run.
 	cp vmtest/demo/run.sh $(BUILD)/ipcwatch $(BUILD)/demo/
 	vmtest/build-initramfs.sh $@ --demo $(BUILD)/demo
 
-demo: $(BUILD)/kernel-main.path $(BUILD)/demo.cpio.gz
+demo: deps $(BUILD)/kernel-main.path $(BUILD)/demo.cpio.gz
 	vmtest/boot.sh --demo "$$(cat $(BUILD)/kernel-main.path)" $(BUILD)/demo.cpio.gz
 
 clean:
-	rm -rf $(BUILD) $(VMLINUX_H)
+	rm -rf $(BUILD)

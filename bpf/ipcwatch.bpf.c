@@ -17,6 +17,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "ipc_trace.h"
 #include "ipcwatch.h"
 
 #define EINVAL		22
@@ -41,6 +42,16 @@ const volatile __u32 targ_uid;
 const volatile __u32 targ_ipcns;
 const volatile bool filter_cgroup;
 const volatile bool failed_only;
+/*
+ * fentry mode: the details (user/hooks.h, enum hook_detail) whose hooks
+ * are attached, written by user space once the attach is done; where
+ * one is missing, events say "unexplained" instead of guessing.
+ */
+__u32 details;
+
+#define DETAIL_CREATE_STAGE	(1 << 0)
+#define DETAIL_CREATE_HUGETLB	(1 << 1)
+#define DETAIL_DESTROY_CAUSE	(1 << 4)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -190,9 +201,7 @@ static __always_inline __u32 sembuf_index(const struct sembuf *sops,
 /* ---- tracepoint mode: the ipc trace events ---------------------------- */
 
 SEC("tp_btf/shm_create")
-int BPF_PROG(tp_shm_create, const struct ipc_namespace *ns, key_t key,
-	     size_t size, int shmflg, size_t shm_tot, int ret,
-	     enum ipc_shm_create_reason reason, size_t existing_size)
+int BPF_PROG(tp_shm_create, IPC_TP_SHM_CREATE)
 {
 	struct ipcw_event *e = event_start(IPCW_SHM_CREATE, ns_inum(ns),
 					   ret < 0);
@@ -206,9 +215,7 @@ int BPF_PROG(tp_shm_create, const struct ipc_namespace *ns, key_t key,
 }
 
 SEC("tp_btf/shmat")
-int BPF_PROG(tp_shmat, const struct ipc_namespace *ns, int shmid,
-	     unsigned long addr, int shmflg, unsigned long size,
-	     unsigned long raddr, int err, bool addr_wrap)
+int BPF_PROG(tp_shmat, IPC_TP_SHMAT)
 {
 	struct ipcw_event *e = event_start(IPCW_SHMAT, ns_inum(ns), err != 0);
 
@@ -240,15 +247,13 @@ static __always_inline int nattch_event(__u32 type,
 }
 
 SEC("tp_btf/shm_attach")
-int BPF_PROG(tp_shm_attach, const struct ipc_namespace *ns, int id,
-	     unsigned long nattch)
+int BPF_PROG(tp_shm_attach, IPC_TP_SHM_NATTCH)
 {
 	return nattch_event(IPCW_SHM_ATTACH, ns, id, nattch);
 }
 
 SEC("tp_btf/shm_detach")
-int BPF_PROG(tp_shm_detach, const struct ipc_namespace *ns, int id,
-	     unsigned long nattch)
+int BPF_PROG(tp_shm_detach, IPC_TP_SHM_NATTCH)
 {
 	return nattch_event(IPCW_SHM_DETACH, ns, id, nattch);
 }
@@ -273,9 +278,7 @@ static __always_inline void fill_destroy(struct ipcw_event *e,
 }
 
 SEC("tp_btf/shm_destroy")
-int BPF_PROG(tp_shm_destroy, const struct ipc_namespace *ns,
-	     const struct kern_ipc_perm *perm, size_t size, pid_t cpid,
-	     time64_t ctime, enum ipc_shm_destroy_cause cause)
+int BPF_PROG(tp_shm_destroy, IPC_TP_SHM_DESTROY)
 {
 	struct ipcw_event *e = event_start(IPCW_SHM_DESTROY, ns_inum(ns),
 					   false);
@@ -288,8 +291,7 @@ int BPF_PROG(tp_shm_destroy, const struct ipc_namespace *ns,
 }
 
 SEC("tp_btf/shmctl")
-int BPF_PROG(tp_shmctl, const struct ipc_namespace *ns, int shmid, int cmd,
-	     long ret)
+int BPF_PROG(tp_shmctl, IPC_TP_SHMCTL)
 {
 	struct ipcw_event *e = event_start(IPCW_SHMCTL, ns_inum(ns), ret < 0);
 
@@ -303,9 +305,7 @@ int BPF_PROG(tp_shmctl, const struct ipc_namespace *ns, int shmid, int cmd,
 }
 
 SEC("tp_btf/sem_block")
-int BPF_PROG(tp_sem_block, const struct ipc_namespace *ns, int semid,
-	     const struct sembuf *sops, unsigned int nsops,
-	     const struct sembuf *blocking, bool timeout)
+int BPF_PROG(tp_sem_block, IPC_TP_SEM_BLOCK)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct sem_sleep s = {
@@ -334,7 +334,7 @@ int BPF_PROG(tp_sem_block, const struct ipc_namespace *ns, int semid,
 }
 
 SEC("tp_btf/sem_wake")
-int BPF_PROG(tp_sem_wake, const struct ipc_namespace *ns, int semid, int err)
+int BPF_PROG(tp_sem_wake, IPC_TP_SEM_WAKE)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
@@ -435,6 +435,10 @@ static __always_inline __u32 newseg_reason(struct ipc_namespace *ns,
 		return IPCW_CREATE_TOTAL_WRAP;
 	if (shm_tot + pages > BPF_CORE_READ(ns, shm_ctlall))
 		return IPCW_CREATE_OVER_SHMALL;
+	/* past the limit checks, only the stage hooks can tell */
+	if (!(details & DETAIL_CREATE_STAGE) ||
+	    ((shmflg & SHM_HUGETLB) && !(details & DETAIL_CREATE_HUGETLB)))
+		return IPCW_CREATE_UNEXPLAINED;
 	switch (stage) {
 	case NEWSEG_ALLOC:
 		return IPCW_CREATE_NOMEM;
@@ -596,11 +600,16 @@ static __always_inline void ctx_set(__u32 bit, bool on)
 		bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
 }
 
-/* IPC_RMID: do_shm_rmid() itself may be inlined, the syscall is not */
-SEC("fentry/__x64_sys_shmctl")
+/*
+ * IPC_RMID: do_shm_rmid() itself may be inlined, the syscall is not. The
+ * target is the syscall's wrapper of the running architecture
+ * (__x64_sys_shmctl, __arm64_sys_shmctl), set by user space before load;
+ * the wrapper takes the user's registers.
+ */
+SEC("fentry")
 int BPF_PROG(fe_sys_shmctl, const struct pt_regs *regs)
 {
-	if ((BPF_CORE_READ(regs, si) & ~IPC_64) == IPC_RMID)
+	if ((PT_REGS_PARM2_CORE_SYSCALL(regs) & ~IPC_64) == IPC_RMID)
 		ctx_set(CTX_RMID, true);
 	return 0;
 }
@@ -664,6 +673,8 @@ int BPF_PROG(fe_shm_destroy, struct ipc_namespace *ns,
 		cause = IPCW_DESTROY_ORPHAN_EXIT;
 	else if (bits & CTX_RMID)
 		cause = IPCW_DESTROY_RMID;
+	else if (!(details & DETAIL_DESTROY_CAUSE))
+		cause = IPCW_DESTROY_UNEXPLAINED;	/* no context to tell */
 	else if (BPF_CORE_READ(shp, shm_perm.mode) & SHM_DEST)
 		cause = IPCW_DESTROY_LAST_DETACH;
 	else
@@ -679,7 +690,7 @@ int BPF_PROG(fe_shm_destroy, struct ipc_namespace *ns,
 	return 0;
 }
 
-SEC("fexit/__x64_sys_shmctl")
+SEC("fexit")
 int BPF_PROG(fx_sys_shmctl, const struct pt_regs *regs, long ret)
 {
 	struct ipcw_event *e;
@@ -688,8 +699,8 @@ int BPF_PROG(fx_sys_shmctl, const struct pt_regs *regs, long ret)
 	e = event_start(IPCW_SHMCTL, current_ipcns(), ret < 0);
 	if (!e)
 		return 0;
-	e->shmctl.id = BPF_CORE_READ(regs, di);
-	e->shmctl.cmd = BPF_CORE_READ(regs, si) & ~IPC_64;
+	e->shmctl.id = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	e->shmctl.cmd = PT_REGS_PARM2_CORE_SYSCALL(regs) & ~IPC_64;
 	e->shmctl.ret = ret;
 	bpf_ringbuf_submit(e, 0);
 	return 0;

@@ -17,6 +17,7 @@
 
 #include "ipcwatch_policy.h"
 
+#define EPERM	1
 #define EINVAL	22
 #define ENOSPC	28
 
@@ -32,7 +33,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct ipcw_policy_config);
-} config SEC(".maps");
+} policy_live SEC(".maps");
 
 /* The cgroup of each rule that matches one, by rule slot. */
 struct {
@@ -99,6 +100,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost_decisions SEC(".maps");
+
+/*
+ * The start-up proof that the LSM is really on: the daemon's own test
+ * shmget() from this thread must be refused, and counted.
+ */
+__u32 canary_tid;
+__u64 canary_hits;
 
 SEC("fentry/newseg")
 int BPF_PROG(policy_newseg_enter, struct ipc_namespace *ns,
@@ -220,8 +228,14 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 	__s64 bytes, segments;
 	__u64 live;
 
-	if (ret || !call)
+	if (ret)
 		return ret;
+	if (canary_tid && (__u32)pid_tgid == canary_tid) {
+		__sync_fetch_and_add(&canary_hits, 1);
+		return -EPERM;
+	}
+	if (!call)
+		return 0;
 	/* the owner a segment gets: the effective ids, as ipc_addid() */
 	uid = BPF_CORE_READ(task, cred, euid.val);
 	gid = BPF_CORE_READ(task, cred, egid.val);
@@ -230,7 +244,7 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 	call->owner[IPCW_SCOPE_CGROUP] = bpf_get_current_cgroup_id();
 	call->owner[IPCW_SCOPE_IPCNS] = call->ipcns;
 
-	cfg = bpf_map_lookup_elem(&config, &key0);
+	cfg = bpf_map_lookup_elem(&policy_live, &key0);
 	if (cfg) {
 		live = *(volatile __u64 *)&cfg->live;
 		nrules = (__u32)live;

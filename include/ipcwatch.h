@@ -42,6 +42,7 @@ enum ipcw_shm_reason {
 	IPCW_CREATE_NOMEM,
 	IPCW_CREATE_FILE_SETUP,
 	IPCW_CREATE_BAD_HUGEPAGE,
+	IPCW_CREATE_UNEXPLAINED,	/* fentry mode, a detail hook missing */
 	IPCW_CREATE_REASON_MAX,
 };
 
@@ -52,6 +53,7 @@ enum ipcw_destroy_cause {
 	IPCW_DESTROY_ORPHAN_SYSCTL,
 	IPCW_DESTROY_NS_EXIT,
 	IPCW_DESTROY_FORCED_DETACH,
+	IPCW_DESTROY_UNEXPLAINED,	/* fentry mode, a detail hook missing */
 	IPCW_DESTROY_CAUSE_MAX,
 };
 

@@ -1,20 +1,51 @@
 #!/bin/bash
-# Install the Debian 12 packages the build and the tests need, if any
-# is missing. Runs apt-get as root (through sudo when not root).
+# The Debian 12 packages ipcwatch needs, by group:
+#
+#   scripts/install-deps.sh [GROUP]          install what is missing
+#   scripts/install-deps.sh --check GROUP [ARCH]
+#                                            name what is missing, exit 1
+#
+#   build   `make`: the ipcwatch binary (no kernel tree is needed)
+#   all     the default: build, the Debian package, the kernels, QEMU,
+#           the tests and the arm64 cross build
+#
+# Installs with apt-get as root (through sudo when not root).
 set -euo pipefail
 
-packages=(
-	# toolchain and kernel build
-	gcc make libc6-dev patch perl bc flex bison cpio xz-utils
-	libssl-dev libelf-dev dwarves linux-source-6.1 ccache
-	# BPF
-	clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev
-	# guest
-	qemu-system-x86 busybox-static
-	# ipcwatch and its tests
-	pkg-config libcmocka-dev libinih-dev libmicrohttpd-dev libncurses-dev
-	libjson-c-dev
+build=(
+	gcc make libc6-dev pkg-config
+	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
+	libinih-dev libmicrohttpd-dev libncurses-dev
 )
+everything=(
+	"${build[@]}"
+	# tests and the Debian package
+	libcmocka-dev libjson-c-dev debhelper dpkg-dev lintian
+	# kernel build and the guest
+	patch perl bc flex bison cpio xz-utils libssl-dev dwarves
+	linux-source-6.1 ccache qemu-system-x86 busybox-static
+	# arm64: cross compiler and emulator
+	gcc-aarch64-linux-gnu qemu-system-arm
+)
+
+check=0
+if [ "${1:-}" = --check ]; then
+	check=1
+	shift
+fi
+group=${1:-all}
+case "$group" in
+build) packages=("${build[@]}") ;;
+all) packages=("${everything[@]}") ;;
+*) echo "install-deps: unknown group '$group' (build or all)" >&2; exit 2 ;;
+esac
+# a cross build needs the cross compiler; its libraries come from a
+# sysroot the build unpacks itself (vmtest/sysroot.sh)
+[ "${2:-}" = arm64 ] && [ "$(dpkg --print-architecture 2>/dev/null)" != arm64 ] &&
+	packages+=(gcc-aarch64-linux-gnu)
+
+# Not a Debian system: nothing to ask, the build says what it lacks.
+command -v dpkg-query > /dev/null || exit 0
 
 missing=()
 for p in "${packages[@]}"; do
@@ -23,6 +54,10 @@ for p in "${packages[@]}"; do
 done
 [ ${#missing[@]} -gt 0 ] || exit 0
 
+if [ "$check" = 1 ]; then
+	echo "ipcwatch: missing build dependencies: ${missing[*]} (make deps installs them)" >&2
+	exit 1
+fi
 echo "install-deps: installing ${missing[*]}" >&2
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo

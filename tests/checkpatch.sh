@@ -18,7 +18,7 @@ tap() {
 	fi
 }
 
-for dir in "$REPO_DIR/kernel-patches" "$REPO_DIR/kernel-patches/preseed"; do
+for dir in $(all_series_dirs); do
 	rel=${dir#"$REPO_DIR"/}
 	diff <(cd "$dir" && ls -1 -- *.patch) "$dir/series" > /dev/null
 	tap $? "$rel/series lists every patch in order"

@@ -32,9 +32,6 @@
 #include "state.h"
 #include "sysvipc.h"
 
-#ifndef IPCWATCH_VERSION
-#define IPCWATCH_VERSION "0.1.0"
-#endif
 
 struct enforce_args {
 	const char *config;

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "event.h"
 #include "event_format.h"
+#include "hooks.h"
 #include "json_writer.h"
 
 struct events_args {
@@ -177,6 +178,28 @@ static void report_lost(struct events_run *run, uint64_t lost)
 	run->lost_reported = lost;
 }
 
+/* Once, at start: what this kernel cannot show, never silently. */
+static void report_unavailable(struct events_run *run,
+			       const struct collector *c)
+{
+	char line[1024];
+
+	if (!hooks_unavailable_line(collector_mode(c), collector_hooks(c),
+				    line, sizeof(line)))
+		return;
+	if (run->jw) {
+		jw_start_object(run->jw);
+		jw_kv_string(run->jw, "type", "unavailable");
+		jw_kv_string(run->jw, "mode", mode_name(collector_mode(c)));
+		jw_name(run->jw, "unavailable");
+		hooks_unavailable_json(run->jw, collector_mode(c),
+				       collector_hooks(c));
+		jw_end_object(run->jw);
+	}
+	fprintf(stderr, "ipcwatch events: unavailable on this kernel: %s\n",
+		line);
+}
+
 int cmd_events(int argc, char **argv)
 {
 	struct events_args args = { 0 };
@@ -212,6 +235,7 @@ int cmd_events(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	fprintf(stderr, "ipcwatch events: watching in %s mode, Ctrl-C to stop\n",
 		mode_name(collector_mode(c)));
+	report_unavailable(&run, c);
 	if (!args.json)
 		event_print_header(stdout, &run.fmt);
 	if (args.duration_s)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "hooks.h"
 #include "ipcwatch.skel.h"
 
 #define DEFAULT_BUFFER_BYTES (1024 * 1024)
@@ -21,6 +22,9 @@ struct collector {
 	struct ipcwatch_bpf *skel;
 	struct ring_buffer *rb;
 	enum ipcw_mode mode;
+	struct hook_state *states;	/* by hooks[] index */
+	struct bpf_link **links;	/* by hooks[] index */
+	uint32_t events, details;
 	int cgroup_fd;
 	collector_event_fn fn;
 	void *ctx;
@@ -38,67 +42,43 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, args);
 }
 
-/* Functions the fentry programs hook, all needed for that mode. */
-static const char *const fentry_targets[] = {
-	"newseg", "security_shm_alloc", "shmem_kernel_file_setup",
-	"shm_more_checks", "do_shmat", "ipc_obtain_object_check",
-	"exit_shm", "shm_destroy_orphaned", "shm_exit_ns", "shm_destroy",
-	"__x64_sys_shmctl", "__do_semtimedop", "perform_atomic_semop",
-};
-
-static bool btf_has(const struct btf *btf, const char *name, int kind)
-{
-	return btf__find_by_name_kind(btf, name, kind) > 0;
-}
-
 /* The mode to use on this kernel, or -errno with the reason in @err. */
-static int choose_mode(enum ipcw_mode want, char *err, size_t errlen)
+static int choose_mode(enum ipcw_mode want, const struct hook_state *st,
+		       char *err, size_t errlen)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool tp, fentry = true;
-	const char *missing = NULL;
+	bool tp = hooks_have_tracepoints(st);
+	bool fentry = hooks_events(IPCW_MODE_FENTRY, st) != 0;
+	char why[96];
 	size_t i;
-	int ret;
-
-	if (!btf) {
-		snprintf(err, errlen,
-			 "this kernel has no BTF (/sys/kernel/btf/vmlinux): "
-			 "ipcwatch needs CONFIG_DEBUG_INFO_BTF=y");
-		return -ENOENT;
-	}
-	tp = btf_has(btf, "btf_trace_shm_create", BTF_KIND_TYPEDEF);
-	for (i = 0; i < sizeof(fentry_targets) / sizeof(*fentry_targets); i++)
-		if (!btf_has(btf, fentry_targets[i], BTF_KIND_FUNC)) {
-			fentry = false;
-			missing = fentry_targets[i];
-			break;
-		}
-	btf__free(btf);
 
 	switch (want) {
 	case IPCW_MODE_TRACEPOINT:
-		ret = tp ? IPCW_MODE_TRACEPOINT : -EOPNOTSUPP;
-		if (!tp)
-			snprintf(err, errlen,
-				 "--mode=tracepoint: this kernel has no ipc "
-				 "tracepoints (see kernel-patches/)");
-		return ret;
+		if (tp)
+			return IPCW_MODE_TRACEPOINT;
+		snprintf(err, errlen, "--mode=tracepoint: this kernel has no ipc "
+			 "tracepoints (see kernel-patches/); try --mode=fentry");
+		return -EOPNOTSUPP;
 	case IPCW_MODE_FENTRY:
-		if (!fentry)
-			snprintf(err, errlen,
-				 "--mode=fentry: function %s is not in this "
-				 "kernel's BTF", missing);
-		return fentry ? IPCW_MODE_FENTRY : -EOPNOTSUPP;
+		if (fentry)
+			return IPCW_MODE_FENTRY;
+		break;
 	default:
 		if (tp)
 			return IPCW_MODE_TRACEPOINT;
 		if (fentry)
 			return IPCW_MODE_FENTRY;
-		snprintf(err, errlen,
-			 "this kernel has neither the ipc tracepoints nor the "
-			 "function %s for fentry", missing);
-		return -EOPNOTSUPP;
+		break;
 	}
+	for (i = 0; i < nhooks; i++)
+		if (hooks[i].set == HOOKS_FENTRY && st[i].status != HOOK_OK)
+			break;
+	snprintf(err, errlen, "%sthis kernel has %sno hook for any event of "
+		 "fentry mode (%s: %s); ipcwatch probe lists them",
+		 want == IPCW_MODE_FENTRY ? "--mode=fentry: " : "",
+		 want == IPCW_MODE_FENTRY ? "" : "neither the ipc tracepoints nor ",
+		 i < nhooks ? st[i].target : "?",
+		 i < nhooks ? hook_status_text(&st[i], why, sizeof(why)) : "?");
+	return -EOPNOTSUPP;
 }
 
 static int handle_record(void *ctx, void *data, size_t size)
@@ -125,12 +105,52 @@ static const char *load_error(int err)
 	}
 }
 
+/* Attach the programs loaded; a refused one marks its hook unusable. */
+static void attach_loaded(struct collector *c)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, c->skel->obj) {
+		const struct hook *h = hook_by_prog(bpf_program__name(prog));
+		size_t i = (size_t)(h - hooks);
+
+		if (!h || !bpf_program__autoload(prog))
+			continue;
+		c->links[i] = bpf_program__attach(prog);
+		if (!c->links[i]) {
+			c->states[i].status = HOOK_ATTACH_FAILED;
+			c->states[i].err = errno;
+		}
+	}
+}
+
+/*
+ * After the attach: what is delivered now, and the links of the hooks
+ * that no longer serve anything (the other half of a pair was refused)
+ * are dropped, so no half-traced event is ever reported.
+ */
+static void settle(struct collector *c)
+{
+	size_t i;
+
+	c->events = hooks_events(c->mode, c->states);
+	c->details = hooks_details(c->mode, c->states);
+	for (i = 0; i < nhooks; i++)
+		if (c->links[i] &&
+		    !hook_wanted(&hooks[i], c->mode, c->events, c->details)) {
+			bpf_link__destroy(c->links[i]);
+			c->links[i] = NULL;
+		}
+	c->skel->bss->details = c->details;
+}
+
 struct collector *collector_open(const struct collector_opts *opts,
 				 collector_event_fn fn, void *ctx,
 				 char *err, size_t errlen)
 {
 	struct collector *c = calloc(1, sizeof(*c));
 	struct bpf_program *prog;
+	struct btf *btf = NULL;
 	const char *why;
 	int mode, ret, key = 0;
 	size_t bytes;
@@ -144,11 +164,28 @@ struct collector *collector_open(const struct collector_opts *opts,
 	c->ctx = ctx;
 	verbose_libbpf = opts->verbose;
 	libbpf_set_print(libbpf_print);
+	c->states = calloc(nhooks, sizeof(*c->states));
+	c->links = calloc(nhooks, sizeof(*c->links));
+	if (!c->states || !c->links) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 
-	mode = choose_mode(opts->mode, err, errlen);
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		snprintf(err, errlen,
+			 "this kernel has no BTF (/sys/kernel/btf/vmlinux): "
+			 "ipcwatch needs CONFIG_DEBUG_INFO_BTF=y");
+		goto fail;
+	}
+	hooks_probe(btf, "/proc/kallsyms", c->states);
+	btf__free(btf);
+	mode = choose_mode(opts->mode, c->states, err, errlen);
 	if (mode < 0)
 		goto fail;
 	c->mode = mode;
+	c->events = hooks_events(c->mode, c->states);
+	c->details = hooks_details(c->mode, c->states);
 
 	bytes = opts->buffer_bytes ? opts->buffer_bytes : DEFAULT_BUFFER_BYTES;
 	if (bytes < (size_t)getpagesize() || (bytes & (bytes - 1))) {
@@ -180,21 +217,20 @@ struct collector *collector_open(const struct collector_opts *opts,
 	c->skel->rodata->failed_only = opts->failed_only;
 	bpf_map__set_max_entries(c->skel->maps.events, bytes);
 
-	/* Only this mode's programs: the others' hooks may not exist. */
+	/* Only what this kernel has, and what serves an event of the mode. */
 	bpf_object__for_each_program(prog, c->skel->obj) {
-		bool tp = !strncmp(bpf_program__name(prog), "tp_", 3);
+		const struct hook *h = hook_by_prog(bpf_program__name(prog));
+		const struct hook_state *st = h ? &c->states[h - hooks] : NULL;
+		bool load = h && st->status == HOOK_OK &&
+			    hook_wanted(h, c->mode, c->events, c->details);
 
-		bpf_program__set_autoload(prog,
-					  tp == (mode == IPCW_MODE_TRACEPOINT));
-	}
-	/* hugetlbfs may be configured out: that hook is optional */
-	if (mode == IPCW_MODE_FENTRY) {
-		struct btf *btf = btf__load_vmlinux_btf();
-
-		if (btf && !btf_has(btf, "hugetlb_file_setup", BTF_KIND_FUNC))
-			bpf_program__set_autoload(
-				c->skel->progs.fx_hugetlb_file_setup, false);
-		btf__free(btf);
+		bpf_program__set_autoload(prog, load);
+		if (load && h->syscall &&
+		    bpf_program__set_attach_target(prog, 0, st->target)) {
+			snprintf(err, errlen, "program %s: target %s: %s",
+				 h->prog, st->target, strerror(errno));
+			goto fail;
+		}
 	}
 
 	ret = ipcwatch_bpf__load(c->skel);
@@ -216,11 +252,21 @@ struct collector *collector_open(const struct collector_opts *opts,
 			 strerror(errno));
 		goto fail;
 	}
-	ret = ipcwatch_bpf__attach(c->skel);
-	if (ret) {
-		why = load_error(ret);
-		snprintf(err, errlen, "cannot attach the BPF programs: %s",
-			 why ? why : strerror(-ret));
+	/* until settled, no event claims a detail it may not have */
+	c->skel->bss->details = 0;
+	attach_loaded(c);
+	settle(c);
+	if (!c->events) {
+		size_t i;
+
+		for (i = 0; i < nhooks; i++)
+			if (c->states[i].status == HOOK_ATTACH_FAILED)
+				break;
+		why = i < nhooks ? load_error(-c->states[i].err) : NULL;
+		snprintf(err, errlen, "cannot attach the BPF programs: %s%s%s",
+			 why ? why : "no event could be attached",
+			 !why && i < nhooks ? ": " : "",
+			 !why && i < nhooks ? strerror(c->states[i].err) : "");
 		goto fail;
 	}
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events),
@@ -275,11 +321,27 @@ enum ipcw_mode collector_mode(const struct collector *c)
 	return c->mode;
 }
 
+uint32_t collector_events(const struct collector *c)
+{
+	return c->events;
+}
+
+const struct hook_state *collector_hooks(const struct collector *c)
+{
+	return c->states;
+}
+
 void collector_close(struct collector *c)
 {
+	size_t i;
+
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
+	for (i = 0; c->links && i < nhooks; i++)
+		bpf_link__destroy(c->links[i]);
+	free(c->links);
+	free(c->states);
 	ipcwatch_bpf__destroy(c->skel);
 	if (c->cgroup_fd >= 0)
 		close(c->cgroup_fd);

@@ -47,6 +47,11 @@ uint64_t collector_malformed(struct collector *c);
 
 enum ipcw_mode collector_mode(const struct collector *c);
 
+/* The events delivered (1 << enum ipcw_type), and why others are not. */
+uint32_t collector_events(const struct collector *c);
+struct hook_state;
+const struct hook_state *collector_hooks(const struct collector *c);
+
 /* A per-CPU array entry summed over every CPU. */
 uint64_t percpu_map_sum(int map_fd, uint32_t key);
 

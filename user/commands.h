@@ -10,5 +10,6 @@ int cmd_limits(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_policy(int argc, char **argv);
 int cmd_enforce(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 
 #endif

@@ -31,6 +31,7 @@ static const char *const reason_names[IPCW_CREATE_REASON_MAX] = {
 	[IPCW_CREATE_NOMEM] = "nomem",
 	[IPCW_CREATE_FILE_SETUP] = "file_setup",
 	[IPCW_CREATE_BAD_HUGEPAGE] = "bad_hugepage",
+	[IPCW_CREATE_UNEXPLAINED] = "unexplained",
 };
 
 static const char *const cause_names[IPCW_DESTROY_CAUSE_MAX] = {
@@ -40,6 +41,7 @@ static const char *const cause_names[IPCW_DESTROY_CAUSE_MAX] = {
 	[IPCW_DESTROY_ORPHAN_SYSCTL] = "orphan_sysctl",
 	[IPCW_DESTROY_NS_EXIT] = "ns_exit",
 	[IPCW_DESTROY_FORCED_DETACH] = "forced_detach",
+	[IPCW_DESTROY_UNEXPLAINED] = "unexplained",
 };
 
 int event_decode(const void *data, size_t size, struct ipcw_event *out)

@@ -84,6 +84,11 @@ const char *shm_reason_text(const struct ipcw_shm_create *c,
 		snprintf(buf, len, "no huge page size 2^%d",
 			 (c->shmflg >> SHM_HUGE_SHIFT) & SHM_HUGE_MASK);
 		break;
+	case IPCW_CREATE_UNEXPLAINED:
+		snprintf(buf, len,
+			 "refused past the limit checks; this kernel lacks "
+			 "the hook that tells why (ipcwatch probe)");
+		break;
 	default:
 		snprintf(buf, len, "unknown reason %u", c->reason);
 	}

@@ -10,9 +10,6 @@
 #include "cli.h"
 #include "commands.h"
 
-#ifndef IPCWATCH_VERSION
-#define IPCWATCH_VERSION "0.1.0"
-#endif
 
 struct cmd {
 	const char *name;
@@ -33,6 +30,8 @@ static const struct cmd cmds[] = {
 	  "daemon: quotas in the kernel, orphan reaping, alerts, metrics" },
 	{ "limits", cmd_limits,
 	  "limits of this IPC namespace, use against each, hazards" },
+	{ "probe", cmd_probe,
+	  "what this kernel offers: BTF, LSM, tracepoints, each hook" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "this list" },
 };

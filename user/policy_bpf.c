@@ -3,6 +3,7 @@
 #include "policy_bpf.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 
 #include "cli.h"
 #include "collector.h"
+#include "hooks.h"
 #include "policy.skel.h"
 #include "sysvipc.h"
 
@@ -38,24 +40,92 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 }
 
 
-/* Whether "bpf" is in the active LSM list. */
-static bool bpf_lsm_active(void)
+/*
+ * Whether "bpf" is in the active LSM list: 1 yes, 0 no (the list is put
+ * in @list), -1 cannot tell (no securityfs here).
+ */
+static int bpf_lsm_listed(char *list, size_t len)
 {
-	char list[512] = "";
 	FILE *f = fopen("/sys/kernel/security/lsm", "r");
-	char *tok, *save = NULL;
+	char copy[512], *tok, *save = NULL;
 
+	list[0] = '\0';
 	if (!f)
-		return true;	/* cannot tell: let the attach decide */
-	if (!fgets(list, sizeof(list), f))
+		return -1;
+	if (!fgets(list, (int)len, f))
 		list[0] = '\0';
 	fclose(f);
 	list[strcspn(list, "\n")] = '\0';
-	for (tok = strtok_r(list, ",", &save); tok;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
 		if (!strcmp(tok, "bpf"))
-			return true;
-	return false;
+			return 1;
+	return 0;
+}
+
+/*
+ * The proof that the BPF LSM enforces: a shmget() from this thread that
+ * the attached program must refuse. Linux 6.1 attaches LSM programs even
+ * when the BPF LSM is not active, so an attach proves nothing.
+ */
+static int prove_lsm(struct enforcer *e, char *err, size_t errlen)
+{
+	int id, saved;
+
+	e->skel->bss->canary_tid = (__u32)gettid();
+	id = shmget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	saved = errno;
+	e->skel->bss->canary_tid = 0;
+	if (id >= 0) {
+		shmctl(id, IPC_RMID, NULL);
+		snprintf(err, errlen,
+			 "the BPF LSM is not active: a test shmget() that the "
+			 "policy must refuse was allowed; add bpf to lsm= on "
+			 "the kernel command line");
+		return -ENOTSUP;
+	}
+	if (saved != EPERM || !e->skel->bss->canary_hits) {
+		snprintf(err, errlen,
+			 "cannot prove the BPF LSM enforces: the test shmget() "
+			 "failed with %s before the policy saw it",
+			 strerror(saved));
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* Every hook of the policy programs, checked before anything is loaded. */
+static int check_policy_hooks(char *err, size_t errlen)
+{
+	struct hook_state *st = calloc(nhooks, sizeof(*st));
+	struct btf *btf = btf__load_vmlinux_btf();
+	char why[96];
+	size_t i;
+	int ret = 0;
+
+	if (!st || !btf) {
+		snprintf(err, errlen, "%s", !st ? "out of memory" :
+			 "this kernel has no BTF (/sys/kernel/btf/vmlinux): "
+			 "ipcwatch needs CONFIG_DEBUG_INFO_BTF=y");
+		free(st);
+		btf__free(btf);
+		return -ENOENT;
+	}
+	hooks_probe(btf, "/proc/kallsyms", st);
+	for (i = 0; i < nhooks; i++) {
+		if (hooks[i].set != HOOKS_POLICY || st[i].status == HOOK_OK)
+			continue;
+		snprintf(err, errlen, "enforce needs the %s hook %s: %s%s",
+			 hook_kind_name(hooks[i].kind), st[i].target,
+			 hook_status_text(&st[i], why, sizeof(why)),
+			 hooks[i].kind == HOOK_LSM ? " (CONFIG_BPF_LSM=y)" : "");
+		ret = -ENOENT;
+		break;
+	}
+	free(st);
+	btf__free(btf);
+	return ret;
 }
 
 static int handle_decision(void *ctx, void *data, size_t size)
@@ -107,7 +177,7 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 	uint32_t gen = e->generation + 1, base = gen & 1 ? IPCW_MAX_RULES : 0;
 	int rules_fd = bpf_map__fd(e->skel->maps.rules);
 	int cg_fd = bpf_map__fd(e->skel->maps.rule_cgroups);
-	int cfg_fd = bpf_map__fd(e->skel->maps.config);
+	int cfg_fd = bpf_map__fd(e->skel->maps.policy_live);
 	struct ipcw_policy_config cfg;
 	struct ipcw_rule b;
 	uint32_t zero = 0;
@@ -155,6 +225,7 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			       size_t errlen)
 {
 	struct enforcer *e = calloc(1, sizeof(*e));
+	char lsms[256];
 	int ret;
 
 	if (!e) {
@@ -165,10 +236,13 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 	e->ctx = ctx;
 	verbose_libbpf = verbose;
 	libbpf_set_print(print_libbpf);
-	if (!bpf_lsm_active()) {
+	if (check_policy_hooks(err, errlen))
+		goto fail;
+	if (bpf_lsm_listed(lsms, sizeof(lsms)) == 0) {
 		snprintf(err, errlen,
-			 "the BPF LSM is not active: boot with 'bpf' in lsm= "
-			 "(see /sys/kernel/security/lsm)");
+			 "the BPF LSM is not active (/sys/kernel/security/lsm: "
+			 "%s): boot with lsm=%s%sbpf", lsms, lsms,
+			 lsms[0] ? "," : "");
 		goto fail;
 	}
 	e->skel = policy_bpf__open_and_load();
@@ -190,6 +264,8 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			 strerror(-ret));
 		goto fail;
 	}
+	if (prove_lsm(e, err, errlen))
+		goto fail;
 	e->rb = ring_buffer__new(bpf_map__fd(e->skel->maps.decisions),
 				 handle_decision, e, NULL);
 	if (!e->rb) {
@@ -201,6 +277,28 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 fail:
 	enforcer_close(e);
 	return NULL;
+}
+
+static int ignore_decision(const struct ipcw_decision *d, void *ctx)
+{
+	(void)d;
+	(void)ctx;
+	return 0;
+}
+
+int enforcer_probe(bool verbose, char *err, size_t errlen)
+{
+	struct policy *none = calloc(1, sizeof(*none));
+	struct enforcer *e;
+
+	if (!none) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	e = enforcer_open(none, ignore_decision, NULL, verbose, err, errlen);
+	enforcer_close(e);
+	free(none);
+	return e ? 0 : -1;
 }
 
 /* The cgroup id of a live process: the inode of its cgroup v2 dir. */

@@ -23,6 +23,13 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			       void *ctx, bool verbose, char *err,
 			       size_t errlen);
 
+/*
+ * Whether enforce can run here: its hooks, the load, the attach and the
+ * proof that the BPF LSM refuses; everything is detached again. 0, or
+ * -1 with @err.
+ */
+int enforcer_probe(bool verbose, char *err, size_t errlen);
+
 /* Put @p in force at once (SIGHUP): 0 or -errno with @err. */
 int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 			char *err, size_t errlen);

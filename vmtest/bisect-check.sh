@@ -8,7 +8,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:-main}
-patch_dir=$(variant_patch_dir "$variant")
+patches=$(variant_patches "$variant")
 src=$(pristine_tree)
 work=$IPCWATCH_CACHE/bisect-$variant
 cc=gcc
@@ -28,17 +28,16 @@ n=0
 failed=0
 while read -r p; do
 	n=$((n + 1))
-	if patch -d "$work/src" -p1 --batch --forward --quiet \
-		< "$patch_dir/$p" &&
+	if patch -d "$work/src" -p1 --batch --forward --quiet < "$p" &&
 	   make -s -C "$work/src" O="$work/build" CC="$cc" -j"$(nproc)" \
 		KCFLAGS=-Werror ipc/ > "$work/build-$n.log" 2>&1; then
-		echo "ok $n - $variant: ipc/ builds after $p"
+		echo "ok $n - $variant: ipc/ builds after $(basename "$p")"
 	else
-		echo "not ok $n - $variant: ipc/ builds after $p"
+		echo "not ok $n - $variant: ipc/ builds after $(basename "$p")"
 		tail -5 "$work/build-$n.log" | sed 's/^/    # /'
 		failed=1
 	fi
-done < "$patch_dir/series"
+done <<< "$patches"
 echo "1..$n"
 rm -rf "$work"
 exit $failed

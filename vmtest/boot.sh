@@ -1,8 +1,15 @@
 #!/bin/bash
 # Boot a guest kernel with an initramfs in QEMU and collect its output.
 #
-#   vmtest/boot.sh KERNEL_DIR INITRAMFS OUT_DIR SUITES [SUITE_TIMEOUT]
+#   vmtest/boot.sh KERNEL_DIR INITRAMFS OUT_DIR SUITES [PROFILE]
 #   vmtest/boot.sh --demo KERNEL_DIR INITRAMFS
+#
+# KERNEL_DIR holds a bzImage (a kernel built here) or a vmlinuz (Debian's
+# own). PROFILE (main, preseed or stock; default main) tells the suites
+# which kernel they run on, through ipcwatch.kernel= on the command line,
+# and adds what that kernel's run needs: the pre-seed kernel boots with
+# the BPF LSM off, so the suites can show enforce refusing to start.
+# SUITE_TIMEOUT (seconds, default 600) bounds each suite.
 #
 # Test runs write the kernel console to OUT_DIR/console.log and the
 # suites' TAP to OUT_DIR/results.tap (second serial port). The demo
@@ -21,15 +28,30 @@ if [ "${1:-}" = --demo ]; then
 fi
 kernel_dir=$1
 initramfs=$2
-[ -r "$kernel_dir/bzImage" ] || die "no bzImage in $kernel_dir"
+image=$kernel_dir/bzImage
+[ -r "$image" ] || image=$kernel_dir/vmlinuz
+[ -r "$image" ] || die "no bzImage or vmlinuz in $kernel_dir"
 [ -r "$initramfs" ] || die "no initramfs $initramfs"
-command -v qemu-system-x86_64 > /dev/null ||
-	die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
-
-qemu_base=(qemu-system-x86_64 -no-reboot -m "$VM_MEMORY" -smp 2
-	-nic none -display none -monitor none
-	-kernel "$kernel_dir/bzImage" -initrd "$initramfs")
-cmdline="console=ttyS0 panic=-1 oops=panic"
+# An arm64 Image says so at offset 56; its machine has one serial port,
+# so the suites' TAP comes on the console, each line marked.
+guest_arch=x86_64
+[ "$(dd if="$image" bs=1 skip=56 count=4 2>/dev/null | od -An -tx1 | tr -d " ")" = 41524d64 ] &&
+	guest_arch=aarch64
+if [ "$guest_arch" = aarch64 ]; then
+	command -v qemu-system-aarch64 > /dev/null ||
+		die "qemu-system-aarch64 missing: apt-get install qemu-system-arm"
+	qemu_base=(qemu-system-aarch64 -M virt -cpu cortex-a72 -no-reboot
+		-m "$VM_MEMORY" -smp 2 -nic none -display none -monitor none
+		-kernel "$image" -initrd "$initramfs")
+	cmdline="console=ttyAMA0 panic=-1 oops=panic loglevel=5 ipcwatch.results=console"
+else
+	command -v qemu-system-x86_64 > /dev/null ||
+		die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+	qemu_base=(qemu-system-x86_64 -no-reboot -m "$VM_MEMORY" -smp 2
+		-nic none -display none -monitor none
+		-kernel "$image" -initrd "$initramfs")
+	cmdline="console=ttyS0 panic=-1 oops=panic"
+fi
 
 # A nested KVM guest may hang at boot on these machines: use KVM only
 # when a probe boot finishes in time. The verdict is kept per host boot.
@@ -41,7 +63,7 @@ accel_args() {
 	auto) ;;
 	*) die "IPCWATCH_ACCEL must be tcg, kvm or auto" ;;
 	esac
-	[ -w /dev/kvm ] || return 0
+	[ "$guest_arch" = x86_64 ] && [ -w /dev/kvm ] || return 0
 	verdict=$IPCWATCH_CACHE/kvm-probe-$(cat /proc/sys/kernel/random/boot_id)
 	if [ ! -e "$verdict" ]; then
 		probe=$(mktemp -d)
@@ -79,16 +101,32 @@ fi
 
 out=$3
 suites=$4
-suite_timeout=${5:-600}
+profile=${5:-main}
+suite_timeout=${SUITE_TIMEOUT:-600}
+case "$profile" in
+main) ;;
+preseed) cmdline+=" lsm=capability" ;;
+# Debian's kernel: its own mitigations cost much under emulation and
+# are not what is tested
+stock) cmdline+=" mitigations=off" ;;
+*) die "unknown profile '$profile' (main, preseed or stock)" ;;
+esac
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.tap"
 log "booting $(basename "$kernel_dir") (${accel[*]:-TCG}), suites: $suites"
 start=$(date +%s)
 rc=0
+serials=(-serial file:"$out/console.log" -serial file:"$out/results.tap")
+[ "$guest_arch" = aarch64 ] && serials=(-serial file:"$out/console.log")
 timeout -k 5 "$VM_TIMEOUT" "${qemu_base[@]}" "${accel[@]}" \
-	-append "$cmdline ipcwatch.suites=$suites ipcwatch.timeout=$suite_timeout" \
-	-serial file:"$out/console.log" -serial file:"$out/results.tap" \
-	< /dev/null > "$out/qemu.log" 2>&1 || rc=$?
+	-append "$cmdline ipcwatch.suites=$suites ipcwatch.timeout=$suite_timeout ipcwatch.kernel=$profile" \
+	"${serials[@]}" < /dev/null > "$out/qemu.log" 2>&1 || rc=$?
+if [ "$guest_arch" = aarch64 ]; then
+	tr -d '\r' < "$out/console.log" | sed -n 's/^TAP| //p' > "$out/results.tap"
+	# the console keeps the kernel's lines only, for the splat check
+	tr -d '\r' < "$out/console.log" | grep -v '^TAP| ' > "$out/kernel.log"
+	mv "$out/kernel.log" "$out/console.log"
+fi
 log "guest ran $(( $(date +%s) - start ))s (qemu exit $rc)"
 [ "$rc" != 124 ] || log "guest timed out after ${VM_TIMEOUT}s"
 exit 0

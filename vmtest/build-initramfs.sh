@@ -3,13 +3,22 @@
 # programs given, under /tests (or /demo with --demo). A dynamically
 # linked program brings its shared libraries along, from this machine.
 #
-#   vmtest/build-initramfs.sh OUT.cpio.gz [--demo DIR] PROGRAM...
+#   vmtest/build-initramfs.sh OUT.cpio.gz [--sysroot DIR] [--demo DIR] PROGRAM...
+#
+# --sysroot: the programs are of another architecture (vmtest/sysroot.sh);
+# busybox and the libraries come from that sysroot, found through the
+# programs' own ELF headers (ldd cannot run them).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$1
 shift
 demo=
+sysroot=
+if [ "${1:-}" = --sysroot ]; then
+	sysroot=$2
+	shift 2
+fi
 if [ "${1:-}" = --demo ]; then
 	demo=$2
 	shift 2
@@ -20,16 +29,20 @@ is_static() {
 		! readelf -l "$1" 2>/dev/null | grep -q INTERP
 }
 
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && is_static "$busybox" ||
+host_busybox=$(command -v busybox || true)
+[ -n "$host_busybox" ] && is_static "$host_busybox" ||
 	die "busybox-static is needed: apt-get install busybox-static"
+busybox=${sysroot:+$sysroot/bin/busybox}
+busybox=${busybox:-$host_busybox}
+[ -r "$busybox" ] || die "no busybox in the sysroot $sysroot"
 
 stage=$(mktemp -d)
 chmod 755 "$stage"	# the guest root: other users must traverse it
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,tests,demo,etc}
-cp "$busybox" "$stage/bin/busybox"
-for applet in $("$busybox" --list); do
+cp -L "$busybox" "$stage/bin/busybox"
+# the applets of the same Debian package, asked of the one that runs here
+for applet in $("$host_busybox" --list); do
 	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 done
 install -m 755 "$VMTEST_DIR/guest/init" "$stage/init"
@@ -49,10 +62,37 @@ echo 'root:x:0:' > "$stage/etc/group"
 # The loader and libraries of a dynamic program, at their own paths.
 copy_libraries() {
 	local lib
+	if [ -n "$sysroot" ]; then
+		copy_sysroot_libraries "$1"
+		return
+	fi
 	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
 		[ -e "$stage$lib" ] && continue
 		mkdir -p "$stage$(dirname "$lib")"
 		cp -L "$lib" "$stage$lib"
+	done
+}
+
+# The same from the sysroot: the interpreter, then every DT_NEEDED
+# library, recursively, from the multiarch library directories.
+copy_sysroot_libraries() {
+	local interp needed lib dir found
+	interp=$(readelf -l "$1" | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$stage$interp" ]; then
+		mkdir -p "$stage$(dirname "$interp")"
+		cp -L "$sysroot$interp" "$stage$interp"
+	fi
+	for needed in $(readelf -d "$1" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+		found=
+		for dir in "$sysroot"/usr/lib/*-linux-gnu "$sysroot"/lib/*-linux-gnu; do
+			[ -e "$dir/$needed" ] && { found=$dir; break; }
+		done
+		[ -n "$found" ] || die "$needed (of $1) is not in the sysroot"
+		lib=/lib/$(basename "$found")/$needed
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$found/$needed" "$stage$lib"
+		copy_sysroot_libraries "$stage$lib"
 	done
 }
 

@@ -11,15 +11,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:-main}
-patch_dir=$(variant_patch_dir "$variant")
-series=$patch_dir/series
-[ -r "$series" ] || die "no series file in $patch_dir"
+patches=$(variant_patches "$variant")
 
 key=$(
 	{
 		stat -c '%n %s %Y' "$KERNEL_TARBALL"
-		cat "$series"
-		while read -r p; do cat "$patch_dir/$p"; done < "$series"
+		echo "$patches" | sed "s|^$REPO_DIR/||"
+		while read -r p; do cat "$p"; done <<< "$patches"
 		cat "$KERNEL_CONFIG_FRAGMENT" "$0" "$VMTEST_DIR/lib.sh"
 		gcc --version | head -1
 		pahole --version
@@ -47,9 +45,9 @@ mkdir -p "$work/build"
 cp -al "$src" "$work/src"
 log "applying $variant series"
 while read -r p; do
-	patch -d "$work/src" -p1 --batch --forward --quiet < "$patch_dir/$p" ||
-		die "patch $p does not apply"
-done < "$series"
+	patch -d "$work/src" -p1 --batch --forward --quiet < "$p" ||
+		die "patch $(basename "$p") does not apply"
+done <<< "$patches"
 
 make_kernel() {
 	local cc=gcc

@@ -173,3 +173,15 @@ pid_t spawn(int (*fn)(void *arg), void *arg)
 		_exit(fn(arg));
 	return pid;
 }
+
+const char *guest_kernel(void)
+{
+	const char *k = getenv("IPCWATCH_KERNEL");
+
+	return k && *k ? k : "main";
+}
+
+bool on_kernel(const char *name)
+{
+	return !strcmp(guest_kernel(), name);
+}

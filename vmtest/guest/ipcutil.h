@@ -19,6 +19,15 @@ union semun {
 	struct seminfo *__buf;
 };
 
+/*
+ * The kernel the suite runs on, from ipcwatch.kernel= on the command
+ * line: "main" (the patched kernel, the default), "preseed" or "stock"
+ * (Debian's own). The checks a suite plans depend on it, never on what
+ * it finds at run time.
+ */
+const char *guest_kernel(void);
+bool on_kernel(const char *name);
+
 /* Read /proc/sys/kernel/<name> as an unsigned long; aborts if unreadable. */
 unsigned long sysctl_get(const char *name);
 

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "hooks.h"
+
+#include "event.h"
+#include "json_writer.h"
+
+#include <bpf/btf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EV(t) (1u << (t))
+#define SEM_EVENTS (EV(IPCW_SEM_BLOCK) | EV(IPCW_SEM_WAKE))
+
+/*
+ * nargs is the target's parameter count as the program reads it. A
+ * target with more is fine for fentry, tracepoint and LSM programs
+ * (they read the first nargs), never for fexit: the return value comes
+ * after all of them, so on a kernel whose function has one more
+ * parameter (hugetlb_file_setup() on 5.15) the program would take a
+ * parameter for the return value.
+ */
+const struct hook hooks[] = {
+	/* tracepoint mode: the kernel-patches/ events, one program each */
+	{ "tp_shm_create", HOOK_TRACEPOINT, "shm_create", false, 8,
+	  HOOKS_TRACEPOINT, EV(IPCW_SHM_CREATE), 0 },
+	{ "tp_shmat", HOOK_TRACEPOINT, "shmat", false, 8,
+	  HOOKS_TRACEPOINT, EV(IPCW_SHMAT), 0 },
+	{ "tp_shm_attach", HOOK_TRACEPOINT, "shm_attach", false, 3,
+	  HOOKS_TRACEPOINT, EV(IPCW_SHM_ATTACH), 0 },
+	{ "tp_shm_detach", HOOK_TRACEPOINT, "shm_detach", false, 3,
+	  HOOKS_TRACEPOINT, EV(IPCW_SHM_DETACH), 0 },
+	{ "tp_shm_destroy", HOOK_TRACEPOINT, "shm_destroy", false, 6,
+	  HOOKS_TRACEPOINT, EV(IPCW_SHM_DESTROY), 0 },
+	{ "tp_shmctl", HOOK_TRACEPOINT, "shmctl", false, 4,
+	  HOOKS_TRACEPOINT, EV(IPCW_SHMCTL), 0 },
+	{ "tp_sem_block", HOOK_TRACEPOINT, "sem_block", false, 6,
+	  HOOKS_TRACEPOINT, EV(IPCW_SEM_BLOCK), 0 },
+	{ "tp_sem_wake", HOOK_TRACEPOINT, "sem_wake", false, 3,
+	  HOOKS_TRACEPOINT, EV(IPCW_SEM_WAKE), 0 },
+
+	/* fentry mode: the functions behind the same events */
+	{ "fe_newseg", HOOK_FENTRY, "newseg", false, 2,
+	  HOOKS_FENTRY, EV(IPCW_SHM_CREATE), 0 },
+	{ "fx_newseg", HOOK_FEXIT, "newseg", false, 2,
+	  HOOKS_FENTRY, EV(IPCW_SHM_CREATE), 0 },
+	{ "fx_security_shm_alloc", HOOK_FEXIT, "security_shm_alloc", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_CREATE_STAGE },
+	{ "fx_shmem_file_setup", HOOK_FEXIT, "shmem_kernel_file_setup", false,
+	  3, HOOKS_FENTRY, 0, DETAIL_CREATE_STAGE },
+	{ "fx_hugetlb_file_setup", HOOK_FEXIT, "hugetlb_file_setup", false, 5,
+	  HOOKS_FENTRY, 0, DETAIL_CREATE_HUGETLB },
+	{ "fx_shm_more_checks", HOOK_FEXIT, "shm_more_checks", false, 2,
+	  HOOKS_FENTRY, 0, DETAIL_EXISTING_SMALLER },
+	{ "fe_do_shmat", HOOK_FENTRY, "do_shmat", false, 5,
+	  HOOKS_FENTRY, EV(IPCW_SHMAT), 0 },
+	{ "fx_ipc_obtain_object_check", HOOK_FEXIT, "ipc_obtain_object_check",
+	  false, 2, HOOKS_FENTRY, 0, DETAIL_SHMAT_SIZE },
+	{ "fx_do_shmat", HOOK_FEXIT, "do_shmat", false, 5,
+	  HOOKS_FENTRY, EV(IPCW_SHMAT), 0 },
+	{ "fe_sys_shmctl", HOOK_FENTRY, "sys_shmctl", true, 1,
+	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	{ "fx_sys_shmctl", HOOK_FEXIT, "sys_shmctl", true, 1,
+	  HOOKS_FENTRY, EV(IPCW_SHMCTL), 0 },
+	{ "fe_exit_shm", HOOK_FENTRY, "exit_shm", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	{ "fx_exit_shm", HOOK_FEXIT, "exit_shm", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	{ "fe_shm_destroy_orphaned", HOOK_FENTRY, "shm_destroy_orphaned", false,
+	  1, HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	{ "fx_shm_destroy_orphaned", HOOK_FEXIT, "shm_destroy_orphaned", false,
+	  1, HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	{ "fe_shm_exit_ns", HOOK_FENTRY, "shm_exit_ns", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	{ "fx_shm_exit_ns", HOOK_FEXIT, "shm_exit_ns", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	{ "fe_shm_destroy", HOOK_FENTRY, "shm_destroy", false, 2,
+	  HOOKS_FENTRY, EV(IPCW_SHM_DESTROY), 0 },
+	{ "fe_do_semtimedop", HOOK_FENTRY, "__do_semtimedop", false, 5,
+	  HOOKS_FENTRY, SEM_EVENTS, 0 },
+	{ "fx_perform_atomic_semop", HOOK_FEXIT, "perform_atomic_semop", false,
+	  2, HOOKS_FENTRY, SEM_EVENTS, 0 },
+	{ "fx_do_semtimedop", HOOK_FEXIT, "__do_semtimedop", false, 5,
+	  HOOKS_FENTRY, SEM_EVENTS, 0 },
+
+	/* enforce: every one is needed */
+	{ "policy_newseg_enter", HOOK_FENTRY, "newseg", false, 2,
+	  HOOKS_POLICY, 0, 0 },
+	{ "policy_shm_alloc", HOOK_LSM, "shm_alloc_security", false, 1,
+	  HOOKS_POLICY, 0, 0 },
+	{ "policy_newseg_exit", HOOK_FEXIT, "newseg", false, 2,
+	  HOOKS_POLICY, 0, 0 },
+	{ "policy_shm_destroy", HOOK_FENTRY, "shm_destroy", false, 2,
+	  HOOKS_POLICY, 0, 0 },
+};
+
+const size_t nhooks = sizeof(hooks) / sizeof(hooks[0]);
+
+/* The syscall wrappers' prefix of the architecture ipcwatch runs on. */
+#if defined(__x86_64__)
+#define SYSCALL_PREFIX "__x64_"
+#elif defined(__aarch64__)
+#define SYSCALL_PREFIX "__arm64_"
+#elif defined(__s390x__)
+#define SYSCALL_PREFIX "__s390x_"
+#elif defined(__riscv)
+#define SYSCALL_PREFIX "__riscv_"
+#else
+#define SYSCALL_PREFIX ""
+#endif
+
+const struct hook *hook_by_prog(const char *prog)
+{
+	size_t i;
+
+	for (i = 0; i < nhooks; i++)
+		if (!strcmp(hooks[i].prog, prog))
+			return &hooks[i];
+	return NULL;
+}
+
+/* The FUNC_PROTO a BTF type id leads to, through a pointer if need be. */
+static const struct btf_type *func_proto(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_typedef(t) || btf_is_ptr(t) || btf_is_func(t)))
+		t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t) ? t : NULL;
+}
+
+/* The parameters of a hook's target in @btf, or -1 if it is not there. */
+static int target_params(const struct btf *btf, const struct hook *h,
+		      const char *name)
+{
+	const struct btf_type *proto;
+	char buf[96];
+	__s32 id;
+
+	switch (h->kind) {
+	case HOOK_TRACEPOINT:
+		/* the event's probe: void (*)(void *__data, TP_PROTO) */
+		snprintf(buf, sizeof(buf), "btf_trace_%s", name);
+		id = btf__find_by_name_kind(btf, buf, BTF_KIND_TYPEDEF);
+		proto = id > 0 ? func_proto(btf, (__u32)id) : NULL;
+		return proto ? (int)btf_vlen(proto) - 1 : -1;
+	case HOOK_LSM:
+		snprintf(buf, sizeof(buf), "bpf_lsm_%s", name);
+		name = buf;
+		break;
+	default:
+		break;
+	}
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	proto = id > 0 ? func_proto(btf, (__u32)id) : NULL;
+	return proto ? (int)btf_vlen(proto) : -1;
+}
+
+/* Names of functions in kallsyms that some hook targets. */
+struct symbols {
+	char **names;
+	size_t n;
+	bool read;
+};
+
+static bool wanted_symbol(const char *name, const struct hook_state *states)
+{
+	size_t i;
+
+	for (i = 0; i < nhooks; i++)
+		if (hooks[i].kind != HOOK_TRACEPOINT &&
+		    !strcmp(states[i].target, name))
+			return true;
+	return false;
+}
+
+static void read_symbols(const char *path, const struct hook_state *states,
+			 struct symbols *syms)
+{
+	char line[512], name[256], type;
+	FILE *f = fopen(path, "r");
+
+	memset(syms, 0, sizeof(*syms));
+	if (!f)
+		return;
+	syms->read = true;
+	while (fgets(line, sizeof(line), f)) {
+		char **grown;
+
+		/* "ffffffff81000000 T name [module]": text symbols only */
+		if (sscanf(line, "%*s %c %255s", &type, name) != 2 ||
+		    (type != 't' && type != 'T') || !wanted_symbol(name, states))
+			continue;
+		grown = realloc(syms->names, (syms->n + 1) * sizeof(*grown));
+		if (!grown)
+			break;
+		syms->names = grown;
+		syms->names[syms->n] = strdup(name);
+		if (syms->names[syms->n])
+			syms->n++;
+	}
+	fclose(f);
+}
+
+static bool has_symbol(const struct symbols *syms, const char *name)
+{
+	size_t i;
+
+	if (!syms->read)
+		return true;	/* cannot tell: BTF alone decides */
+	for (i = 0; i < syms->n; i++)
+		if (!strcmp(syms->names[i], name))
+			return true;
+	return false;
+}
+
+void hooks_probe(const struct btf *btf, const char *kallsyms,
+		 struct hook_state *states)
+{
+	struct symbols syms = { 0 };
+	size_t i;
+	int n;
+
+	for (i = 0; i < nhooks; i++) {
+		const struct hook *h = &hooks[i];
+		struct hook_state *s = &states[i];
+
+		memset(s, 0, sizeof(*s));
+		if (h->kind == HOOK_LSM)
+			snprintf(s->target, sizeof(s->target), "bpf_lsm_%s",
+				 h->target);
+		else
+			snprintf(s->target, sizeof(s->target), "%s%s",
+				 h->syscall ? SYSCALL_PREFIX : "", h->target);
+		n = btf ? target_params(btf, h, h->kind == HOOK_LSM ? h->target :
+							     s->target) : -1;
+		/*
+		 * A program reads its first nargs arguments; a fexit one
+		 * reads the return value after all of them, so there the
+		 * count must be exact.
+		 */
+		if (n < 0) {
+			s->status = HOOK_MISSING;
+		} else if (h->kind == HOOK_FEXIT ? n != h->nargs : n < h->nargs) {
+			s->status = HOOK_PROTOTYPE;
+			s->nargs = n;
+		}
+	}
+	if (kallsyms)
+		read_symbols(kallsyms, states, &syms);
+	for (i = 0; i < nhooks; i++)
+		if (states[i].status == HOOK_OK &&
+		    hooks[i].kind != HOOK_TRACEPOINT &&
+		    !has_symbol(&syms, states[i].target))
+			states[i].status = HOOK_NO_SYMBOL;
+	for (i = 0; i < syms.n; i++)
+		free(syms.names[i]);
+	free(syms.names);
+}
+
+bool hooks_have_tracepoints(const struct hook_state *states)
+{
+	size_t i;
+
+	for (i = 0; i < nhooks; i++)
+		if (hooks[i].set == HOOKS_TRACEPOINT &&
+		    states[i].status == HOOK_OK)
+			return true;
+	return false;
+}
+
+bool hook_in_mode(const struct hook *h, enum ipcw_mode mode)
+{
+	switch (h->set) {
+	case HOOKS_COMMON:
+		return true;
+	case HOOKS_TRACEPOINT:
+		return mode == IPCW_MODE_TRACEPOINT;
+	case HOOKS_FENTRY:
+		return mode == IPCW_MODE_FENTRY;
+	default:
+		return false;
+	}
+}
+
+uint32_t hooks_events(enum ipcw_mode mode, const struct hook_state *states)
+{
+	uint32_t provided = 0, broken = 0;
+	size_t i;
+
+	for (i = 0; i < nhooks; i++) {
+		if (!hook_in_mode(&hooks[i], mode))
+			continue;
+		provided |= hooks[i].needs;
+		if (states[i].status != HOOK_OK)
+			broken |= hooks[i].needs;
+	}
+	return provided & ~broken;
+}
+
+uint32_t hooks_details(enum ipcw_mode mode, const struct hook_state *states)
+{
+	uint32_t provided = 0, broken = 0;
+	size_t i;
+
+	for (i = 0; i < nhooks; i++) {
+		if (!hook_in_mode(&hooks[i], mode))
+			continue;
+		provided |= hooks[i].detail;
+		if (states[i].status != HOOK_OK)
+			broken |= hooks[i].detail;
+	}
+	return provided & ~broken;
+}
+
+/* The event a detail refines. */
+static uint32_t detail_event(uint32_t detail)
+{
+	switch (detail) {
+	case DETAIL_SHMAT_SIZE:
+		return EV(IPCW_SHMAT);
+	case DETAIL_DESTROY_CAUSE:
+		return EV(IPCW_SHM_DESTROY);
+	default:
+		return EV(IPCW_SHM_CREATE);
+	}
+}
+
+bool hook_wanted(const struct hook *h, enum ipcw_mode mode, uint32_t events,
+		 uint32_t details)
+{
+	if (!hook_in_mode(h, mode))
+		return false;
+	if (h->needs)
+		return (h->needs & events) == h->needs;
+	return (h->detail & details) && (detail_event(h->detail) & events);
+}
+
+uint32_t mode_never_events(enum ipcw_mode mode)
+{
+	uint32_t provided = 0;
+	size_t i;
+
+	for (i = 0; i < nhooks; i++)
+		if (hook_in_mode(&hooks[i], mode))
+			provided |= hooks[i].needs;
+	return IPCW_ALL_EVENTS & ~provided;
+}
+
+const char *hook_status_text(const struct hook_state *s, char *buf,
+			     size_t len)
+{
+	switch (s->status) {
+	case HOOK_OK:
+		return "ok";
+	case HOOK_MISSING:
+		return "not in the kernel's BTF";
+	case HOOK_PROTOTYPE:
+		snprintf(buf, len, "another prototype (%d parameters)",
+			 s->nargs);
+		return buf;
+	case HOOK_NO_SYMBOL:
+		return "not in kallsyms (inlined or renamed)";
+	case HOOK_ATTACH_FAILED:
+		snprintf(buf, len, "attach refused: %s", strerror(s->err));
+		return buf;
+	}
+	return "?";
+}
+
+const char *hook_detail_text(uint32_t detail)
+{
+	switch (detail) {
+	case DETAIL_CREATE_STAGE:
+		return "shm_create reasons lsm_denied, file_setup, nomem";
+	case DETAIL_CREATE_HUGETLB:
+		return "shm_create reason file_setup of SHM_HUGETLB";
+	case DETAIL_EXISTING_SMALLER:
+		return "shm_create reason existing_smaller";
+	case DETAIL_SHMAT_SIZE:
+		return "shmat size and reason addr_wrap";
+	case DETAIL_DESTROY_CAUSE:
+		return "shm_destroy cause";
+	}
+	return "?";
+}
+
+/* The first unusable hook of @mode behind an event or a detail. */
+static size_t first_broken(enum ipcw_mode mode, const struct hook_state *st,
+			   uint32_t event, uint32_t detail)
+{
+	size_t i;
+
+	for (i = 0; i < nhooks; i++)
+		if (hook_in_mode(&hooks[i], mode) && st[i].status != HOOK_OK &&
+		    ((event && (hooks[i].needs & event)) ||
+		     (detail && (hooks[i].detail & detail))))
+			return i;
+	return nhooks;
+}
+
+/* Calls @fn for each event and detail @mode cannot deliver here. */
+static void for_each_unavailable(enum ipcw_mode mode,
+				 const struct hook_state *st,
+				 void (*fn)(const char *what, const char *why,
+					    const char *hook, void *ctx),
+				 void *ctx)
+{
+	uint32_t events = hooks_events(mode, st), details, never, bit;
+	char buf[96];
+	size_t i;
+
+	never = mode_never_events(mode);
+	for (bit = 1; bit < IPCW_TYPE_MAX; bit++) {
+		if (events & (1u << bit))
+			continue;
+		if (never & (1u << bit)) {
+			fn(event_type_name(bit), mode == IPCW_MODE_FENTRY ?
+			   "needs the ipc tracepoints of kernel-patches/" :
+			   "fentry mode only", NULL, ctx);
+			continue;
+		}
+		i = first_broken(mode, st, 1u << bit, 0);
+		if (i < nhooks)
+			fn(event_type_name(bit), hook_status_text(&st[i], buf,
+								sizeof(buf)),
+			   st[i].target, ctx);
+	}
+	details = hooks_details(mode, st);
+	for (bit = 1; bit <= DETAIL_DESTROY_CAUSE; bit <<= 1) {
+		i = first_broken(mode, st, 0, bit);
+		if ((details & bit) || i == nhooks)
+			continue;
+		fn(hook_detail_text(bit), hook_status_text(&st[i], buf,
+							   sizeof(buf)),
+		   st[i].target, ctx);
+	}
+}
+
+struct line_ctx {
+	char *buf;
+	size_t len, used;
+};
+
+static void add_to_line(const char *what, const char *why, const char *hook,
+			void *ctx)
+{
+	struct line_ctx *l = ctx;
+	int n;
+
+	if (l->used >= l->len)
+		return;
+	n = snprintf(l->buf + l->used, l->len - l->used, "%s%s (%s%s%s)",
+		     l->used ? "; " : "", what, hook ? hook : "",
+		     hook ? ": " : "", why);
+	if (n > 0)
+		l->used += (size_t)n;
+}
+
+bool hooks_unavailable_line(enum ipcw_mode mode, const struct hook_state *st,
+			    char *buf, size_t len)
+{
+	struct line_ctx l = { buf, len, 0 };
+
+	if (len)
+		buf[0] = '\0';
+	for_each_unavailable(mode, st, add_to_line, &l);
+	return l.used > 0;
+}
+
+static void add_to_json(const char *what, const char *why, const char *hook,
+			void *ctx)
+{
+	struct json_writer *jw = ctx;
+
+	jw_start_object(jw);
+	jw_kv_string(jw, "what", what);
+	if (hook)
+		jw_kv_string(jw, "hook", hook);
+	jw_kv_string(jw, "why", why);
+	jw_end_object(jw);
+}
+
+void hooks_unavailable_json(struct json_writer *jw, enum ipcw_mode mode,
+			    const struct hook_state *st)
+{
+	jw_start_array(jw);
+	for_each_unavailable(mode, st, add_to_json, jw);
+	jw_end_array(jw);
+}
+
+const char *hook_kind_name(enum hook_kind kind)
+{
+	static const char *const names[] = { "tracepoint", "fentry", "fexit",
+					     "lsm" };
+
+	return kind <= HOOK_LSM ? names[kind] : "?";
+}
