@@ -148,6 +148,10 @@ $(BUILD)/unit/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
 		-DFIXTURES=\"$(CURDIR)/tests/unit/fixtures\" -o $@ $< $(CORE_SRCS) \
 		-lcmocka -lbpf -lmicrohttpd -linih -lpthread
 
+# The hook table is checked against the programs of the built objects.
+$(BUILD)/unit/test_hooks: $(BUILD)/bpf/ipcwatch.bpf.o $(BUILD)/bpf/policy.bpf.o
+$(BUILD)/unit/test_hooks: IPCW_CFLAGS += -DBPF_OBJS=\"$(CURDIR)/$(BUILD)/bpf\"
+
 unit-tests: $(UNIT_TESTS)
 	@for t in $(UNIT_TESTS); do \
 		CMOCKA_MESSAGE_OUTPUT=TAP $$t || status=1; \

@@ -345,7 +345,66 @@ int BPF_PROG(tp_sem_wake, IPC_TP_SEM_WAKE)
 	return 0;
 }
 
-/* ---- fentry mode: the functions behind the events ---------------------- */
+/*
+ * ---- fentry and kprobe modes: the functions behind the events ----------
+ *
+ * Each hook's work is one inline function; fentry/fexit programs call it
+ * with the arguments BTF gives them, kprobe/kretprobe programs (kernels
+ * that cannot attach BPF trampolines, such as arm64 before ftrace direct
+ * calls) with the arguments of the registers. A kretprobe sees only the
+ * return value: its kprobe keeps the arguments it needs per thread.
+ */
+
+/* Arguments a kprobe keeps for its kretprobe, per thread and hook. */
+enum kp_hook {
+	KP_NEWSEG,
+	KP_MORE_CHECKS,
+	KP_DO_SHMAT,
+	KP_SHMCTL,
+	KP_ATOMIC_SEMOP,
+	KP_SEMTIMEDOP,
+};
+
+struct kp_key {
+	__u64 pid_tgid;
+	__u32 hook;		/* enum kp_hook */
+	__u32 pad;
+};
+
+struct kp_args {
+	__u64 a[5];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, struct kp_key);
+	__type(value, struct kp_args);
+} kp_stash SEC(".maps");
+
+static __always_inline void kp_keep(__u32 hook, __u64 a0, __u64 a1, __u64 a2,
+				    __u64 a3, __u64 a4)
+{
+	struct kp_key k = { .pid_tgid = bpf_get_current_pid_tgid(),
+			    .hook = hook };
+	struct kp_args v = { .a = { a0, a1, a2, a3, a4 } };
+
+	bpf_map_update_elem(&kp_stash, &k, &v, BPF_ANY);
+}
+
+/* The arguments kept by the kprobe, taken out: false if none. */
+static __always_inline bool kp_take(__u32 hook, struct kp_args *out)
+{
+	struct kp_key k = { .pid_tgid = bpf_get_current_pid_tgid(),
+			    .hook = hook };
+	struct kp_args *v = bpf_map_lookup_elem(&kp_stash, &k);
+
+	if (!v)
+		return false;
+	*out = *v;
+	bpf_map_delete_elem(&kp_stash, &k);
+	return true;
+}
 
 /* How far newseg() got, to name the reason of a failure. */
 enum newseg_stage {
@@ -368,8 +427,7 @@ struct {
 	__type(value, struct newseg_call);
 } newseg_calls SEC(".maps");
 
-SEC("fentry/newseg")
-int BPF_PROG(fe_newseg, struct ipc_namespace *ns, struct ipc_params *params)
+static __always_inline int on_newseg_enter(struct ipc_namespace *ns)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct newseg_call call = { .shm_tot = BPF_CORE_READ(ns, shm_tot) };
@@ -378,14 +436,39 @@ int BPF_PROG(fe_newseg, struct ipc_namespace *ns, struct ipc_params *params)
 	return 0;
 }
 
-SEC("fexit/security_shm_alloc")
-int BPF_PROG(fx_security_shm_alloc, struct kern_ipc_perm *perm, int ret)
+SEC("fentry/newseg")
+int BPF_PROG(fe_newseg, struct ipc_namespace *ns, struct ipc_params *params)
+{
+	return on_newseg_enter(ns);
+}
+
+SEC("kprobe/newseg")
+int BPF_KPROBE(kp_newseg, struct ipc_namespace *ns, struct ipc_params *params)
+{
+	kp_keep(KP_NEWSEG, (__u64)ns, (__u64)params, 0, 0, 0);
+	return on_newseg_enter(ns);
+}
+
+static __always_inline void on_security_shm_alloc_exit(int ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct newseg_call *call = bpf_map_lookup_elem(&newseg_calls, &pid_tgid);
 
 	if (call)
 		call->stage = ret ? NEWSEG_LSM_DENIED : NEWSEG_SECURED;
+}
+
+SEC("fexit/security_shm_alloc")
+int BPF_PROG(fx_security_shm_alloc, struct kern_ipc_perm *perm, int ret)
+{
+	on_security_shm_alloc_exit(ret);
+	return 0;
+}
+
+SEC("kretprobe/security_shm_alloc")
+int BPF_KRETPROBE(kr_security_shm_alloc, int ret)
+{
+	on_security_shm_alloc_exit(ret);
 	return 0;
 }
 
@@ -407,10 +490,24 @@ int BPF_PROG(fx_shmem_file_setup, const char *name, loff_t size,
 	return 0;
 }
 
+SEC("kretprobe/shmem_kernel_file_setup")
+int BPF_KRETPROBE(kr_shmem_file_setup, struct file *ret)
+{
+	file_setup_done(ret);
+	return 0;
+}
+
 SEC("fexit/hugetlb_file_setup")
 int BPF_PROG(fx_hugetlb_file_setup, const char *name, size_t size,
 	     vm_flags_t acctflag, int creat_flags, int page_size_log,
 	     struct file *ret)
+{
+	file_setup_done(ret);
+	return 0;
+}
+
+SEC("kretprobe/hugetlb_file_setup")
+int BPF_KRETPROBE(kr_hugetlb_file_setup, struct file *ret)
 {
 	file_setup_done(ret);
 	return 0;
@@ -455,9 +552,8 @@ static __always_inline __u32 newseg_reason(struct ipc_namespace *ns,
 	}
 }
 
-SEC("fexit/newseg")
-int BPF_PROG(fx_newseg, struct ipc_namespace *ns, struct ipc_params *params,
-	     int ret)
+static __always_inline void on_newseg_exit(struct ipc_namespace *ns,
+					   struct ipc_params *params, int ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct newseg_call *call = bpf_map_lookup_elem(&newseg_calls, &pid_tgid);
@@ -466,7 +562,7 @@ int BPF_PROG(fx_newseg, struct ipc_namespace *ns, struct ipc_params *params,
 	struct ipcw_event *e;
 
 	if (!call)
-		return 0;
+		return;
 	e = event_start(IPCW_SHM_CREATE, ns_inum(ns), ret < 0);
 	if (e) {
 		fill_create(e, ns, BPF_CORE_READ(params, key), size, shmflg,
@@ -476,6 +572,23 @@ int BPF_PROG(fx_newseg, struct ipc_namespace *ns, struct ipc_params *params,
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
+}
+
+SEC("fexit/newseg")
+int BPF_PROG(fx_newseg, struct ipc_namespace *ns, struct ipc_params *params,
+	     int ret)
+{
+	on_newseg_exit(ns, params, ret);
+	return 0;
+}
+
+SEC("kretprobe/newseg")
+int BPF_KRETPROBE(kr_newseg, int ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_NEWSEG, &a))
+		on_newseg_exit((void *)a.a[0], (void *)a.a[1], ret);
 	return 0;
 }
 
@@ -486,24 +599,49 @@ to_shmid_kernel(const struct kern_ipc_perm *perm)
 						    shm_perm);
 }
 
-SEC("fexit/shm_more_checks")
-int BPF_PROG(fx_shm_more_checks, struct kern_ipc_perm *ipcp,
-	     struct ipc_params *params, int ret)
+static __always_inline void on_more_checks_exit(struct kern_ipc_perm *ipcp,
+						struct ipc_params *params,
+						int ret)
 {
 	struct shmid_kernel *shp = to_shmid_kernel(ipcp);
 	struct ipc_namespace *ns = BPF_CORE_READ(shp, ns);
 	struct ipcw_event *e;
 
 	if (ret != -EINVAL)
-		return 0;
+		return;
 	e = event_start(IPCW_SHM_CREATE, ns_inum(ns), true);
 	if (!e)
-		return 0;
+		return;
 	fill_create(e, ns, BPF_CORE_READ(params, key),
 		    BPF_CORE_READ(params, u.size), BPF_CORE_READ(params, flg),
 		    BPF_CORE_READ(ns, shm_tot), ret,
 		    IPCW_CREATE_EXISTING_SMALLER, BPF_CORE_READ(shp, shm_segsz));
 	bpf_ringbuf_submit(e, 0);
+}
+
+SEC("fexit/shm_more_checks")
+int BPF_PROG(fx_shm_more_checks, struct kern_ipc_perm *ipcp,
+	     struct ipc_params *params, int ret)
+{
+	on_more_checks_exit(ipcp, params, ret);
+	return 0;
+}
+
+SEC("kprobe/shm_more_checks")
+int BPF_KPROBE(kp_shm_more_checks, struct kern_ipc_perm *ipcp,
+	       struct ipc_params *params)
+{
+	kp_keep(KP_MORE_CHECKS, (__u64)ipcp, (__u64)params, 0, 0, 0);
+	return 0;
+}
+
+SEC("kretprobe/shm_more_checks")
+int BPF_KRETPROBE(kr_shm_more_checks, int ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_MORE_CHECKS, &a))
+		on_more_checks_exit((void *)a.a[0], (void *)a.a[1], ret);
 	return 0;
 }
 
@@ -515,38 +653,64 @@ struct {
 	__type(value, __u64);		/* segment size, 0 until found */
 } shmat_calls SEC(".maps");
 
-SEC("fentry/do_shmat")
-int BPF_PROG(fe_do_shmat, int shmid, char *shmaddr, int shmflg)
+static __always_inline void on_do_shmat_enter(void)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), size = 0;
 
 	bpf_map_update_elem(&shmat_calls, &pid_tgid, &size, BPF_ANY);
+}
+
+SEC("fentry/do_shmat")
+int BPF_PROG(fe_do_shmat, int shmid, char *shmaddr, int shmflg)
+{
+	on_do_shmat_enter();
 	return 0;
 }
 
-SEC("fexit/ipc_obtain_object_check")
-int BPF_PROG(fx_ipc_obtain_object_check, struct ipc_ids *ids, int id,
-	     struct kern_ipc_perm *ret)
+SEC("kprobe/do_shmat")
+int BPF_KPROBE(kp_do_shmat, int shmid, char *shmaddr, int shmflg,
+	       unsigned long *raddr, unsigned long shmlba)
+{
+	kp_keep(KP_DO_SHMAT, shmid, (__u64)shmaddr, shmflg, (__u64)raddr,
+		shmlba);
+	on_do_shmat_enter();
+	return 0;
+}
+
+static __always_inline void on_obtain_object_exit(struct kern_ipc_perm *ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u64 *size = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
 
 	if (size && !IS_ERR_VALUE(ret))
 		*size = BPF_CORE_READ(to_shmid_kernel(ret), shm_segsz);
+}
+
+SEC("fexit/ipc_obtain_object_check")
+int BPF_PROG(fx_ipc_obtain_object_check, struct ipc_ids *ids, int id,
+	     struct kern_ipc_perm *ret)
+{
+	on_obtain_object_exit(ret);
 	return 0;
 }
 
-SEC("fexit/do_shmat")
-int BPF_PROG(fx_do_shmat, int shmid, char *shmaddr, int shmflg,
-	     unsigned long *raddr, unsigned long shmlba, long ret)
+SEC("kretprobe/ipc_obtain_object_check")
+int BPF_KRETPROBE(kr_ipc_obtain_object_check, struct kern_ipc_perm *ret)
+{
+	on_obtain_object_exit(ret);
+	return 0;
+}
+
+static __always_inline void on_do_shmat_exit(int shmid, unsigned long addr,
+					     int shmflg, unsigned long *raddr,
+					     unsigned long shmlba, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u64 *size = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
-	unsigned long addr = (unsigned long)shmaddr;
 	struct ipcw_event *e;
 
 	if (!size)
-		return 0;
+		return;
 	e = event_start(IPCW_SHMAT, current_ipcns(), ret != 0);
 	if (e) {
 		e->shmat.id = shmid;
@@ -566,12 +730,31 @@ int BPF_PROG(fx_do_shmat, int shmid, char *shmaddr, int shmflg,
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
+}
+
+SEC("fexit/do_shmat")
+int BPF_PROG(fx_do_shmat, int shmid, char *shmaddr, int shmflg,
+	     unsigned long *raddr, unsigned long shmlba, long ret)
+{
+	on_do_shmat_exit(shmid, (unsigned long)shmaddr, shmflg, raddr, shmlba,
+			 ret);
+	return 0;
+}
+
+SEC("kretprobe/do_shmat")
+int BPF_KRETPROBE(kr_do_shmat, long ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_DO_SHMAT, &a))
+		on_do_shmat_exit((int)a.a[0], a.a[1], (int)a.a[2],
+				 (void *)a.a[3], a.a[4], ret);
 	return 0;
 }
 
 /*
  * The cause of a destruction, from the caller we are in: a bit per
- * context, set by fentry and cleared by fexit on each caller.
+ * context, set on entry and cleared on return of each caller.
  */
 enum destroy_ctx {
 	CTX_RMID = 1,
@@ -600,11 +783,26 @@ static __always_inline void ctx_set(__u32 bit, bool on)
 		bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
 }
 
+static __always_inline void on_shmctl_exit(int shmid, int cmd, long ret)
+{
+	struct ipcw_event *e;
+
+	ctx_set(CTX_RMID, false);
+	e = event_start(IPCW_SHMCTL, current_ipcns(), ret < 0);
+	if (!e)
+		return;
+	e->shmctl.id = shmid;
+	e->shmctl.cmd = cmd & ~IPC_64;
+	e->shmctl.ret = ret;
+	bpf_ringbuf_submit(e, 0);
+}
+
 /*
  * IPC_RMID: do_shm_rmid() itself may be inlined, the syscall is not. The
- * target is the syscall's wrapper of the running architecture
+ * fentry target is the syscall's wrapper of the running architecture
  * (__x64_sys_shmctl, __arm64_sys_shmctl), set by user space before load;
- * the wrapper takes the user's registers.
+ * the wrapper takes the user's registers. libbpf finds the wrapper of a
+ * ksyscall program itself.
  */
 SEC("fentry")
 int BPF_PROG(fe_sys_shmctl, const struct pt_regs *regs)
@@ -614,51 +812,66 @@ int BPF_PROG(fe_sys_shmctl, const struct pt_regs *regs)
 	return 0;
 }
 
-SEC("fentry/exit_shm")
-int BPF_PROG(fe_exit_shm)
+SEC("fexit")
+int BPF_PROG(fx_sys_shmctl, const struct pt_regs *regs, long ret)
 {
-	ctx_set(CTX_ORPHAN_EXIT, true);
+	on_shmctl_exit(PT_REGS_PARM1_CORE_SYSCALL(regs),
+		       PT_REGS_PARM2_CORE_SYSCALL(regs), ret);
 	return 0;
 }
 
-SEC("fexit/exit_shm")
-int BPF_PROG(fx_exit_shm)
+SEC("ksyscall/shmctl")
+int BPF_KSYSCALL(ks_shmctl, int shmid, int cmd)
 {
-	ctx_set(CTX_ORPHAN_EXIT, false);
+	kp_keep(KP_SHMCTL, shmid, cmd, 0, 0, 0);
+	if ((cmd & ~IPC_64) == IPC_RMID)
+		ctx_set(CTX_RMID, true);
 	return 0;
 }
 
-SEC("fentry/shm_destroy_orphaned")
-int BPF_PROG(fe_shm_destroy_orphaned)
+SEC("kretsyscall/shmctl")
+int BPF_KRETPROBE(kr_shmctl, long ret)
 {
-	ctx_set(CTX_ORPHAN_SYSCTL, true);
+	struct kp_args a;
+
+	if (kp_take(KP_SHMCTL, &a))
+		on_shmctl_exit((int)a.a[0], (int)a.a[1], ret);
 	return 0;
 }
 
-SEC("fexit/shm_destroy_orphaned")
-int BPF_PROG(fx_shm_destroy_orphaned)
-{
-	ctx_set(CTX_ORPHAN_SYSCTL, false);
-	return 0;
+/* A pair of programs per caller that sets a destruction context. */
+#define DESTROY_CONTEXT(fn, bit)					\
+SEC("fentry/" #fn)							\
+int BPF_PROG(fe_##fn)							\
+{									\
+	ctx_set(bit, true);						\
+	return 0;							\
+}									\
+SEC("fexit/" #fn)							\
+int BPF_PROG(fx_##fn)							\
+{									\
+	ctx_set(bit, false);						\
+	return 0;							\
+}									\
+SEC("kprobe/" #fn)							\
+int BPF_KPROBE(kp_##fn)							\
+{									\
+	ctx_set(bit, true);						\
+	return 0;							\
+}									\
+SEC("kretprobe/" #fn)							\
+int BPF_KRETPROBE(kr_##fn)						\
+{									\
+	ctx_set(bit, false);						\
+	return 0;							\
 }
 
-SEC("fentry/shm_exit_ns")
-int BPF_PROG(fe_shm_exit_ns)
-{
-	ctx_set(CTX_NS_EXIT, true);
-	return 0;
-}
+DESTROY_CONTEXT(exit_shm, CTX_ORPHAN_EXIT)
+DESTROY_CONTEXT(shm_destroy_orphaned, CTX_ORPHAN_SYSCTL)
+DESTROY_CONTEXT(shm_exit_ns, CTX_NS_EXIT)
 
-SEC("fexit/shm_exit_ns")
-int BPF_PROG(fx_shm_exit_ns)
-{
-	ctx_set(CTX_NS_EXIT, false);
-	return 0;
-}
-
-SEC("fentry/shm_destroy")
-int BPF_PROG(fe_shm_destroy, struct ipc_namespace *ns,
-	     struct shmid_kernel *shp)
+static __always_inline void on_shm_destroy(struct ipc_namespace *ns,
+					   struct shmid_kernel *shp)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 *bitsp = bpf_map_lookup_elem(&destroy_ctx, &pid_tgid);
@@ -682,38 +895,71 @@ int BPF_PROG(fe_shm_destroy, struct ipc_namespace *ns,
 
 	e = event_start(IPCW_SHM_DESTROY, ns_inum(ns), false);
 	if (!e)
-		return 0;
+		return;
 	fill_destroy(e, &shp->shm_perm, BPF_CORE_READ(shp, shm_segsz),
 		     BPF_CORE_READ(shp, shm_cprid, numbers[0].nr),
 		     BPF_CORE_READ(shp, shm_ctim), cause);
 	bpf_ringbuf_submit(e, 0);
+}
+
+SEC("fentry/shm_destroy")
+int BPF_PROG(fe_shm_destroy, struct ipc_namespace *ns,
+	     struct shmid_kernel *shp)
+{
+	on_shm_destroy(ns, shp);
 	return 0;
 }
 
-SEC("fexit")
-int BPF_PROG(fx_sys_shmctl, const struct pt_regs *regs, long ret)
+SEC("kprobe/shm_destroy")
+int BPF_KPROBE(kp_shm_destroy, struct ipc_namespace *ns,
+	       struct shmid_kernel *shp)
 {
-	struct ipcw_event *e;
-
-	ctx_set(CTX_RMID, false);
-	e = event_start(IPCW_SHMCTL, current_ipcns(), ret < 0);
-	if (!e)
-		return 0;
-	e->shmctl.id = PT_REGS_PARM1_CORE_SYSCALL(regs);
-	e->shmctl.cmd = PT_REGS_PARM2_CORE_SYSCALL(regs) & ~IPC_64;
-	e->shmctl.ret = ret;
-	bpf_ringbuf_submit(e, 0);
+	on_shm_destroy(ns, shp);
 	return 0;
+}
+
+/* An event the kernel never ran the program for is lost, and counted. */
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *lost = bpf_map_lookup_elem(&lost_events, &zero);
+
+	if (lost)
+		(*lost)++;
+}
+
+static __always_inline void on_semtimedop_enter(struct sembuf *sops,
+						bool timeout)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep s = { .sops = sops, .timeout = timeout }, *prev;
+
+	/*
+	 * Still asleep by our account: the kretprobe of the last call was
+	 * missed (more concurrent sleepers than its instances), and with
+	 * it the wake-up.
+	 */
+	prev = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
+	if (prev && prev->blocked)
+		count_lost();
+	bpf_map_update_elem(&sem_sleepers, &pid_tgid, &s, BPF_ANY);
 }
 
 SEC("fentry/__do_semtimedop")
 int BPF_PROG(fe_do_semtimedop, int semid, struct sembuf *sops,
 	     unsigned int nsops, const struct timespec64 *timeout)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct sem_sleep s = { .sops = sops, .timeout = timeout != NULL };
+	on_semtimedop_enter(sops, timeout != NULL);
+	return 0;
+}
 
-	bpf_map_update_elem(&sem_sleepers, &pid_tgid, &s, BPF_ANY);
+SEC("kprobe/__do_semtimedop")
+int BPF_KPROBE(kp_do_semtimedop, int semid, struct sembuf *sops,
+	       unsigned int nsops, const struct timespec64 *timeout,
+	       struct ipc_namespace *ns)
+{
+	kp_keep(KP_SEMTIMEDOP, semid, (__u64)ns, 0, 0, 0);
+	on_semtimedop_enter(sops, timeout != NULL);
 	return 0;
 }
 
@@ -722,9 +968,8 @@ int BPF_PROG(fe_do_semtimedop, int semid, struct sembuf *sops,
  * when a semop() wakes them: only our own array, the one passed to
  * __do_semtimedop(), is our own attempt.
  */
-SEC("fexit/perform_atomic_semop")
-int BPF_PROG(fx_perform_atomic_semop, struct sem_array *sma,
-	     struct sem_queue *q, int ret)
+static __always_inline void on_atomic_semop_exit(struct sem_array *sma,
+						 struct sem_queue *q, int ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
@@ -734,7 +979,7 @@ int BPF_PROG(fx_perform_atomic_semop, struct sem_array *sma,
 	struct ipcw_event *e;
 
 	if (ret != 1 || !s || s->sops != sops || s->blocked)
-		return 0;
+		return;
 	bpf_probe_read_kernel(&op, sizeof(op), blocking);
 	s->blocked = true;
 	s->ts_ns = bpf_ktime_get_ns();
@@ -743,7 +988,7 @@ int BPF_PROG(fx_perform_atomic_semop, struct sem_array *sma,
 
 	e = event_start(IPCW_SEM_BLOCK, current_ipcns(), false);
 	if (!e)
-		return 0;
+		return;
 	e->sem_block.id = BPF_CORE_READ(sma, sem_perm.id);
 	e->sem_block.nsops = BPF_CORE_READ(q, nsops);
 	e->sem_block.index = sembuf_index(sops, blocking);
@@ -753,7 +998,46 @@ int BPF_PROG(fx_perform_atomic_semop, struct sem_array *sma,
 	e->sem_block.zcnt = op.sem_op == 0;
 	e->sem_block.timeout = s->timeout;
 	bpf_ringbuf_submit(e, 0);
+}
+
+SEC("fexit/perform_atomic_semop")
+int BPF_PROG(fx_perform_atomic_semop, struct sem_array *sma,
+	     struct sem_queue *q, int ret)
+{
+	on_atomic_semop_exit(sma, q, ret);
 	return 0;
+}
+
+SEC("kprobe/perform_atomic_semop")
+int BPF_KPROBE(kp_perform_atomic_semop, struct sem_array *sma,
+	       struct sem_queue *q)
+{
+	kp_keep(KP_ATOMIC_SEMOP, (__u64)sma, (__u64)q, 0, 0, 0);
+	return 0;
+}
+
+SEC("kretprobe/perform_atomic_semop")
+int BPF_KRETPROBE(kr_perform_atomic_semop, int ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_ATOMIC_SEMOP, &a))
+		on_atomic_semop_exit((void *)a.a[0], (void *)a.a[1], ret);
+	return 0;
+}
+
+static __always_inline void on_semtimedop_exit(int semid,
+					       struct ipc_namespace *ns,
+					       long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
+
+	if (!s)
+		return;
+	if (s->blocked)
+		emit_sem_wake(s, semid, ns_inum(ns), ret);
+	bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
 }
 
 SEC("fexit/__do_semtimedop")
@@ -761,14 +1045,17 @@ int BPF_PROG(fx_do_semtimedop, int semid, struct sembuf *sops,
 	     unsigned int nsops, const struct timespec64 *timeout,
 	     struct ipc_namespace *ns, long ret)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
+	on_semtimedop_exit(semid, ns, ret);
+	return 0;
+}
 
-	if (!s)
-		return 0;
-	if (s->blocked)
-		emit_sem_wake(s, semid, ns_inum(ns), ret);
-	bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
+SEC("kretprobe/__do_semtimedop")
+int BPF_KRETPROBE(kr_do_semtimedop, long ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_SEMTIMEDOP, &a))
+		on_semtimedop_exit((int)a.a[0], (void *)a.a[1], ret);
 	return 0;
 }
 

@@ -154,6 +154,7 @@ enum ipcw_mode {
 	IPCW_MODE_AUTO,
 	IPCW_MODE_TRACEPOINT,	/* tp_btf on the ipc trace events */
 	IPCW_MODE_FENTRY,	/* fentry/fexit on stock kernels */
+	IPCW_MODE_KPROBE,	/* kprobes: kernels without BPF trampolines */
 };
 
 #endif /* IPCWATCH_H */

@@ -10,8 +10,11 @@ mkdir -p "$logs"
 
 stages=(
 	"host:make -s host-check"
+	"package:tests/package_test.sh"
 	"vmtest-main:make -s vmtest KERNEL=main"
 	"vmtest-preseed:make -s vmtest KERNEL=preseed"
+	"vmtest-stock:make -s vmtest KERNEL=stock"
+	"arm64:make -s ARCH=arm64 vmtest KERNEL=stock"
 )
 
 total_pass=0

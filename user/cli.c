@@ -106,7 +106,7 @@ void cli_mode(struct argp_state *state, const char *arg,
 {
 	if (parse_mode(arg, mode))
 		argp_error(state,
-			   "invalid mode '%s' (tracepoint, fentry or auto)", arg);
+			   "invalid mode '%s' (tracepoint, fentry, kprobe or auto)", arg);
 }
 
 void cli_fail(const char *cmd, const char *fmt, ...)

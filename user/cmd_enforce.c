@@ -88,7 +88,7 @@ static const struct argp_option options[] = {
 	{ "resync", OPT_RESYNC, "SECONDS", 0,
 	  "Re-read the segment table this often (default 10)", 0 },
 	{ "mode", OPT_MODE, "MODE", 0,
-	  "Events: tracepoint, fentry or auto", 0 },
+	  "Events: tracepoint, fentry, kprobe or auto", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ 0 },
 };

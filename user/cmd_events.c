@@ -58,7 +58,8 @@ static const struct argp_option options[] = {
 	{ "timestamp", 'T', NULL, 0, "Print the time of each event", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (NDJSON)", 0 },
 	{ "mode", OPT_MODE, "MODE", 0,
-	  "tracepoint, fentry or auto (default): which kernel hooks to use",
+	  "tracepoint, fentry, kprobe or auto (default): which kernel hooks "
+	  "to use", 
 	  0 },
 	{ "buffer-size", OPT_BUFFER, "BYTES", 0,
 	  "Ring buffer size, a power of 2 (default 1M)", 0 },
@@ -233,6 +234,9 @@ int cmd_events(int argc, char **argv)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (collector_fell_back(c))
+		fprintf(stderr, "ipcwatch events: this kernel cannot attach "
+			"BPF trampolines: kprobes instead of fentry\n");
 	fprintf(stderr, "ipcwatch events: watching in %s mode, Ctrl-C to stop\n",
 		mode_name(collector_mode(c)));
 	report_unavailable(&run, c);

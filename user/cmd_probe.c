@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "collector.h"
 #include "commands.h"
 #include "event.h"
 #include "hooks.h"
@@ -45,7 +46,7 @@ enum { OPT_JSON = 0x100, OPT_MODE, OPT_ENFORCE };
 
 static const struct argp_option options[] = {
 	{ "mode", OPT_MODE, "MODE", 0,
-	  "The mode to judge: tracepoint, fentry or auto (default)", 0 },
+	  "The mode to judge: tracepoint, fentry, kprobe or auto (default)", 0 },
 	{ "enforce", OPT_ENFORCE, NULL, 0,
 	  "Also judge enforce: its hooks, and a test refusal that proves the "
 	  "BPF LSM enforces", 0 },
@@ -98,12 +99,17 @@ struct probe {
 	struct hook_state *st;
 	bool caps_read, cap_bpf, cap_perfmon, cap_sys_admin;
 	int ringbuf;		/* 1 yes, 0 no, <0 -errno */
+	int trampolines;	/* 1 yes, 0 no, <0 -errno: cannot tell */
 	int lsm;		/* 1 listed, 0 not, -1 no securityfs */
 	char lsm_list[256];
 	enum ipcw_mode chosen;	/* what auto picks; AUTO if nothing */
 	bool enforce_ok;
 	char enforce_why[512];
 };
+
+static const enum ipcw_mode modes[] = { IPCW_MODE_TRACEPOINT,
+					IPCW_MODE_FENTRY, IPCW_MODE_KPROBE };
+#define NMODES (sizeof(modes) / sizeof(modes[0]))
 
 static bool privileged(const struct probe *p)
 {
@@ -159,8 +165,8 @@ static bool mode_complete(enum ipcw_mode mode, const struct hook_state *st)
 
 static const char *set_name(enum hook_set set)
 {
-	static const char *const names[] = { "tracepoint", "fentry", "both",
-					     "enforce" };
+	static const char *const names[] = { "tracepoint", "fentry", "kprobe",
+					     "both", "enforce" };
 
 	return set <= HOOKS_POLICY ? names[set] : "?";
 }
@@ -196,8 +202,6 @@ static void events_text(uint32_t events, char *buf, size_t len)
 
 static void print_text(const struct probe *p)
 {
-	static const enum ipcw_mode modes[] = { IPCW_MODE_TRACEPOINT,
-						IPCW_MODE_FENTRY };
 	char why[128], list[256], line[1024];
 	size_t i, m;
 
@@ -213,6 +217,11 @@ static void print_text(const struct probe *p)
 	       p->ringbuf > 0 ? "yes" : p->ringbuf == 0 ? "no" : "unknown",
 	       p->ringbuf < 0 ? "       " : "",
 	       p->ringbuf < 0 ? strerror(-p->ringbuf) : "");
+	printf("%-16s %s%s%s\n", "trampolines",
+	       p->trampolines > 0 ? "yes" : p->trampolines == 0 ? "no" :
+	       "unknown", p->trampolines == 0 ?
+	       "         fentry, fexit and LSM programs cannot attach" : "",
+	       p->trampolines < 0 ? "    could not be tried" : "");
 	printf("%-16s %-10s %s\n", "bpf lsm",
 	       p->lsm > 0 ? "listed" : p->lsm == 0 ? "inactive" : "unknown",
 	       p->lsm >= 0 ? p->lsm_list : "no /sys/kernel/security/lsm");
@@ -231,7 +240,7 @@ static void print_text(const struct probe *p)
 			       set_name(hooks[i].set),
 			       hook_status_text(&p->st[i], why, sizeof(why)));
 	printf("\n");
-	for (m = 0; m < 2; m++) {
+	for (m = 0; m < NMODES; m++) {
 		uint32_t ev = hooks_events(modes[m], p->st);
 
 		events_text(ev, list, sizeof(list));
@@ -250,8 +259,6 @@ static void print_text(const struct probe *p)
 
 static void print_json(const struct probe *p, bool ready)
 {
-	static const enum ipcw_mode modes[] = { IPCW_MODE_TRACEPOINT,
-						IPCW_MODE_FENTRY };
 	struct json_writer *jw = jw_new(stdout);
 	char why[128];
 	uint32_t t, ev;
@@ -278,6 +285,11 @@ static void print_json(const struct probe *p, bool ready)
 		jw_null(jw);
 	else
 		jw_bool(jw, p->ringbuf > 0);
+	jw_name(jw, "trampolines");
+	if (p->trampolines < 0)
+		jw_null(jw);
+	else
+		jw_bool(jw, p->trampolines > 0);
 	jw_kv_string(jw, "bpf_lsm", p->lsm > 0 ? "listed" :
 		     p->lsm == 0 ? "inactive" : "unknown");
 	if (p->lsm >= 0)
@@ -302,7 +314,7 @@ static void print_json(const struct probe *p, bool ready)
 		jw_end_array(jw);
 		jw_name(jw, "modes");
 		jw_start_object(jw);
-		for (m = 0; m < 2; m++) {
+		for (m = 0; m < NMODES; m++) {
 			ev = hooks_events(modes[m], p->st);
 			jw_name(jw, mode_name(modes[m]));
 			jw_start_object(jw);
@@ -352,6 +364,7 @@ int cmd_probe(int argc, char **argv)
 {
 	struct probe_args a = { 0 };
 	struct probe p = { 0 };
+	enum ipcw_mode want;
 	struct btf *btf;
 	bool ready;
 
@@ -374,8 +387,13 @@ int cmd_probe(int argc, char **argv)
 	read_caps(&p);
 	p.ringbuf = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
 	p.lsm = read_lsm(p.lsm_list, sizeof(p.lsm_list));
+	p.trampolines = p.btf && privileged(&p) ?
+			collector_probe_trampolines(p.st, a.verbose) : -EPERM;
+	/* as collector_open() chooses */
 	p.chosen = hooks_have_tracepoints(p.st) ? IPCW_MODE_TRACEPOINT :
-		   hooks_events(IPCW_MODE_FENTRY, p.st) ? IPCW_MODE_FENTRY :
+		   hooks_events(IPCW_MODE_FENTRY, p.st) && p.trampolines != 0 ?
+		   IPCW_MODE_FENTRY :
+		   hooks_events(IPCW_MODE_KPROBE, p.st) ? IPCW_MODE_KPROBE :
 							  IPCW_MODE_AUTO;
 	if (a.enforce)
 		p.enforce_ok = !p.btf || !privileged(&p) ? false :
@@ -385,9 +403,10 @@ int cmd_probe(int argc, char **argv)
 		snprintf(p.enforce_why, sizeof(p.enforce_why), "%s",
 			 !p.btf ? "no BTF" : "not privileged");
 
+	want = a.mode == IPCW_MODE_AUTO ? p.chosen : a.mode;
 	ready = p.btf && privileged(&p) && p.ringbuf > 0 &&
-		mode_complete(a.mode == IPCW_MODE_AUTO ? p.chosen : a.mode,
-			      p.st) &&
+		mode_complete(want, p.st) &&
+		(want != IPCW_MODE_FENTRY || p.trampolines > 0) &&
 		(!a.enforce || p.enforce_ok);
 	if (a.json)
 		print_json(&p, ready);

@@ -50,7 +50,7 @@ static const struct argp_option options[] = {
 	{ "reverse", 'r', NULL, 0, "Reverse the sort order", 0 },
 	{ "resync", OPT_RESYNC, "SECONDS", 0,
 	  "Re-read the kernel's tables this often (default 10)", 0 },
-	{ "mode", OPT_MODE, "MODE", 0, "tracepoint, fentry or auto", 0 },
+	{ "mode", OPT_MODE, "MODE", 0, "tracepoint, fentry, kprobe or auto", 0 },
 	{ "stats", OPT_STATS, NULL, 0,
 	  "Print the CPU time of every refresh on stderr", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },

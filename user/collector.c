@@ -18,11 +18,17 @@
 
 #define DEFAULT_BUFFER_BYTES (1024 * 1024)
 
+/* The kernel's "operation not supported" (no BPF trampolines), not in libc */
+#ifndef ENOTSUPP
+#define ENOTSUPP 524
+#endif
+
 struct collector {
 	struct ipcwatch_bpf *skel;
 	struct ring_buffer *rb;
 	enum ipcw_mode mode;
 	struct hook_state *states;	/* by hooks[] index */
+	bool fell_back;			/* auto: fentry refused, kprobes used */
 	struct bpf_link **links;	/* by hooks[] index */
 	uint32_t events, details;
 	int cgroup_fd;
@@ -48,6 +54,7 @@ static int choose_mode(enum ipcw_mode want, const struct hook_state *st,
 {
 	bool tp = hooks_have_tracepoints(st);
 	bool fentry = hooks_events(IPCW_MODE_FENTRY, st) != 0;
+	bool kprobe = hooks_events(IPCW_MODE_KPROBE, st) != 0;
 	char why[96];
 	size_t i;
 
@@ -62,20 +69,30 @@ static int choose_mode(enum ipcw_mode want, const struct hook_state *st,
 		if (fentry)
 			return IPCW_MODE_FENTRY;
 		break;
+	case IPCW_MODE_KPROBE:
+		if (kprobe)
+			return IPCW_MODE_KPROBE;
+		break;
 	default:
 		if (tp)
 			return IPCW_MODE_TRACEPOINT;
 		if (fentry)
 			return IPCW_MODE_FENTRY;
+		if (kprobe)
+			return IPCW_MODE_KPROBE;
 		break;
 	}
 	for (i = 0; i < nhooks; i++)
-		if (hooks[i].set == HOOKS_FENTRY && st[i].status != HOOK_OK)
+		if (hooks[i].set == (want == IPCW_MODE_KPROBE ? HOOKS_KPROBE :
+				     HOOKS_FENTRY) &&
+		    st[i].status != HOOK_OK)
 			break;
-	snprintf(err, errlen, "%sthis kernel has %sno hook for any event of "
-		 "fentry mode (%s: %s); ipcwatch probe lists them",
-		 want == IPCW_MODE_FENTRY ? "--mode=fentry: " : "",
-		 want == IPCW_MODE_FENTRY ? "" : "neither the ipc tracepoints nor ",
+	snprintf(err, errlen, "%s%s (%s: %s); ipcwatch probe lists every hook",
+		 want == IPCW_MODE_AUTO ? "" : want == IPCW_MODE_FENTRY ?
+		 "--mode=fentry: " : "--mode=kprobe: ",
+		 want == IPCW_MODE_AUTO ?
+		 "this kernel has neither the ipc tracepoints nor a hook for "
+		 "any event" : "this kernel has no hook for any event of the mode",
 		 i < nhooks ? st[i].target : "?",
 		 i < nhooks ? hook_status_text(&st[i], why, sizeof(why)) : "?");
 	return -EOPNOTSUPP;
@@ -100,9 +117,29 @@ static const char *load_error(int err)
 	case EPERM:
 		return "BPF not permitted: run as root (CAP_BPF, CAP_PERFMON "
 		       "and CAP_SYS_RESOURCE)";
+	case ENOTSUPP:
+		return "this kernel cannot attach BPF trampolines (fentry, "
+		       "fexit, LSM); --mode=kprobe works without them";
 	default:
 		return NULL;
 	}
+}
+
+/* Whether every refused attach of the mode was for want of trampolines. */
+static bool no_trampolines(const struct collector *c)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < nhooks; i++) {
+		if (!hook_in_mode(&hooks[i], c->mode) ||
+		    c->states[i].status != HOOK_ATTACH_FAILED)
+			continue;
+		if (c->states[i].err != ENOTSUPP)
+			return false;
+		any = true;
+	}
+	return any;
 }
 
 /* Attach the programs loaded; a refused one marks its hook unusable. */
@@ -144,15 +181,111 @@ static void settle(struct collector *c)
 	c->skel->bss->details = c->details;
 }
 
+/*
+ * Open, load and attach the programs of c->mode: 0, -ENOTSUPP when the
+ * kernel refused every attach for want of BPF trampolines, or -1 with
+ * the reason in @err.
+ */
+static int open_mode(struct collector *c, const struct collector_opts *opts,
+		     size_t bytes, char *err, size_t errlen)
+{
+	struct bpf_program *prog;
+	const char *why;
+	int ret, key = 0;
+	size_t i;
+
+	c->events = hooks_events(c->mode, c->states);
+	c->details = hooks_details(c->mode, c->states);
+	c->skel = ipcwatch_bpf__open();
+	if (!c->skel) {
+		snprintf(err, errlen, "cannot open the BPF object: %s",
+			 strerror(errno));
+		return -1;
+	}
+	c->skel->rodata->targ_tgid = opts->pid;
+	c->skel->rodata->filter_uid = opts->filter_uid;
+	c->skel->rodata->targ_uid = opts->uid;
+	c->skel->rodata->targ_ipcns = opts->ipcns;
+	c->skel->rodata->filter_cgroup = opts->cgroup != NULL;
+	c->skel->rodata->failed_only = opts->failed_only;
+	bpf_map__set_max_entries(c->skel->maps.events, bytes);
+
+	/* Only what this kernel has, and what serves an event of the mode. */
+	bpf_object__for_each_program(prog, c->skel->obj) {
+		const struct hook *h = hook_by_prog(bpf_program__name(prog));
+		const struct hook_state *st = h ? &c->states[h - hooks] : NULL;
+		bool load = h && st->status == HOOK_OK &&
+			    hook_wanted(h, c->mode, c->events, c->details);
+
+		bpf_program__set_autoload(prog, load);
+		if (load && h->syscall && h->kind != HOOK_KPROBE &&
+		    h->kind != HOOK_KRETPROBE &&
+		    bpf_program__set_attach_target(prog, 0, st->target)) {
+			snprintf(err, errlen, "program %s: target %s: %s",
+				 h->prog, st->target, strerror(errno));
+			return -1;
+		}
+	}
+
+	ret = ipcwatch_bpf__load(c->skel);
+	if (ret) {
+		why = load_error(ret);
+		if (why)
+			snprintf(err, errlen, "%s", why);
+		else
+			snprintf(err, errlen,
+				 "cannot load the BPF programs (%s mode): %s "
+				 "(-v shows the verifier log)",
+				 mode_name(c->mode), strerror(-ret));
+		return -1;
+	}
+	if (c->cgroup_fd >= 0 &&
+	    bpf_map_update_elem(bpf_map__fd(c->skel->maps.cgroup_filter),
+				&key, &c->cgroup_fd, BPF_ANY)) {
+		snprintf(err, errlen, "cgroup %s: %s", opts->cgroup,
+			 strerror(errno));
+		return -1;
+	}
+	/* until settled, no event claims a detail it may not have */
+	c->skel->bss->details = 0;
+	attach_loaded(c);
+	settle(c);
+	if (c->events)
+		return 0;
+	if (no_trampolines(c))
+		return -ENOTSUPP;
+	for (i = 0; i < nhooks; i++)
+		if (c->states[i].status == HOOK_ATTACH_FAILED)
+			break;
+	why = i < nhooks ? load_error(-c->states[i].err) : NULL;
+	snprintf(err, errlen, "cannot attach the BPF programs: %s%s%s",
+		 why ? why : "no event could be attached",
+		 !why && i < nhooks ? ": " : "",
+		 !why && i < nhooks ? strerror(c->states[i].err) : "");
+	return -1;
+}
+
+/* Undo open_mode(), to try another mode. */
+static void close_mode(struct collector *c)
+{
+	size_t i;
+
+	for (i = 0; i < nhooks; i++) {
+		bpf_link__destroy(c->links[i]);
+		c->links[i] = NULL;
+	}
+	ipcwatch_bpf__destroy(c->skel);
+	c->skel = NULL;
+}
+
 struct collector *collector_open(const struct collector_opts *opts,
 				 collector_event_fn fn, void *ctx,
 				 char *err, size_t errlen)
 {
 	struct collector *c = calloc(1, sizeof(*c));
-	struct bpf_program *prog;
 	struct btf *btf = NULL;
 	const char *why;
-	int mode, ret, key = 0;
+	int mode, ret;
 	size_t bytes;
 
 	if (!c) {
@@ -184,8 +317,6 @@ struct collector *collector_open(const struct collector_opts *opts,
 	if (mode < 0)
 		goto fail;
 	c->mode = mode;
-	c->events = hooks_events(c->mode, c->states);
-	c->details = hooks_details(c->mode, c->states);
 
 	bytes = opts->buffer_bytes ? opts->buffer_bytes : DEFAULT_BUFFER_BYTES;
 	if (bytes < (size_t)getpagesize() || (bytes & (bytes - 1))) {
@@ -203,72 +334,21 @@ struct collector *collector_open(const struct collector_opts *opts,
 		}
 	}
 
-	c->skel = ipcwatch_bpf__open();
-	if (!c->skel) {
-		snprintf(err, errlen, "cannot open the BPF object: %s",
-			 strerror(errno));
-		goto fail;
+	ret = open_mode(c, opts, bytes, err, errlen);
+	/* auto: a kernel without trampolines still has kprobes */
+	if (ret == -ENOTSUPP && opts->mode == IPCW_MODE_AUTO &&
+	    hooks_events(IPCW_MODE_KPROBE, c->states)) {
+		close_mode(c);
+		c->mode = IPCW_MODE_KPROBE;
+		c->fell_back = true;
+		ret = open_mode(c, opts, bytes, err, errlen);
 	}
-	c->skel->rodata->targ_tgid = opts->pid;
-	c->skel->rodata->filter_uid = opts->filter_uid;
-	c->skel->rodata->targ_uid = opts->uid;
-	c->skel->rodata->targ_ipcns = opts->ipcns;
-	c->skel->rodata->filter_cgroup = opts->cgroup != NULL;
-	c->skel->rodata->failed_only = opts->failed_only;
-	bpf_map__set_max_entries(c->skel->maps.events, bytes);
-
-	/* Only what this kernel has, and what serves an event of the mode. */
-	bpf_object__for_each_program(prog, c->skel->obj) {
-		const struct hook *h = hook_by_prog(bpf_program__name(prog));
-		const struct hook_state *st = h ? &c->states[h - hooks] : NULL;
-		bool load = h && st->status == HOOK_OK &&
-			    hook_wanted(h, c->mode, c->events, c->details);
-
-		bpf_program__set_autoload(prog, load);
-		if (load && h->syscall &&
-		    bpf_program__set_attach_target(prog, 0, st->target)) {
-			snprintf(err, errlen, "program %s: target %s: %s",
-				 h->prog, st->target, strerror(errno));
-			goto fail;
-		}
-	}
-
-	ret = ipcwatch_bpf__load(c->skel);
-	if (ret) {
+	if (ret == -ENOTSUPP) {
 		why = load_error(ret);
-		if (why)
-			snprintf(err, errlen, "%s", why);
-		else
-			snprintf(err, errlen,
-				 "cannot load the BPF programs (%s mode): %s "
-				 "(-v shows the verifier log)",
-				 mode_name(c->mode), strerror(-ret));
-		goto fail;
+		snprintf(err, errlen, "cannot attach the BPF programs: %s", why);
 	}
-	if (c->cgroup_fd >= 0 &&
-	    bpf_map_update_elem(bpf_map__fd(c->skel->maps.cgroup_filter),
-				&key, &c->cgroup_fd, BPF_ANY)) {
-		snprintf(err, errlen, "cgroup %s: %s", opts->cgroup,
-			 strerror(errno));
+	if (ret)
 		goto fail;
-	}
-	/* until settled, no event claims a detail it may not have */
-	c->skel->bss->details = 0;
-	attach_loaded(c);
-	settle(c);
-	if (!c->events) {
-		size_t i;
-
-		for (i = 0; i < nhooks; i++)
-			if (c->states[i].status == HOOK_ATTACH_FAILED)
-				break;
-		why = i < nhooks ? load_error(-c->states[i].err) : NULL;
-		snprintf(err, errlen, "cannot attach the BPF programs: %s%s%s",
-			 why ? why : "no event could be attached",
-			 !why && i < nhooks ? ": " : "",
-			 !why && i < nhooks ? strerror(c->states[i].err) : "");
-		goto fail;
-	}
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events),
 				 handle_record, c, NULL);
 	if (!c->rb) {
@@ -306,6 +386,41 @@ uint64_t percpu_map_sum(int map_fd, uint32_t key)
 	return total;
 }
 
+int collector_probe_trampolines(const struct hook_state *st, bool verbose)
+{
+	struct ipcwatch_bpf *skel;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	const struct hook *pick = NULL;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nhooks && !pick; i++)
+		if (hooks[i].set == HOOKS_FENTRY &&
+		    hooks[i].kind == HOOK_FENTRY && !hooks[i].syscall &&
+		    st[i].status == HOOK_OK)
+			pick = &hooks[i];
+	if (!pick)
+		return -ENOENT;
+	verbose_libbpf = verbose;
+	libbpf_set_print(libbpf_print);
+	skel = ipcwatch_bpf__open();
+	if (!skel)
+		return -errno;
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog,
+			!strcmp(bpf_program__name(prog), pick->prog));
+	ret = ipcwatch_bpf__load(skel);
+	if (!ret) {
+		prog = bpf_object__find_program_by_name(skel->obj, pick->prog);
+		link = prog ? bpf_program__attach(prog) : NULL;
+		ret = link ? 1 : errno == ENOTSUPP ? 0 : -errno;
+		bpf_link__destroy(link);
+	}
+	ipcwatch_bpf__destroy(skel);
+	return ret;
+}
+
 uint64_t collector_lost(struct collector *c)
 {
 	return percpu_map_sum(bpf_map__fd(c->skel->maps.lost_events), 0);
@@ -319,6 +434,11 @@ uint64_t collector_malformed(struct collector *c)
 enum ipcw_mode collector_mode(const struct collector *c)
 {
 	return c->mode;
+}
+
+bool collector_fell_back(const struct collector *c)
+{
+	return c->fell_back;
 }
 
 uint32_t collector_events(const struct collector *c)

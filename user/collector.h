@@ -47,10 +47,20 @@ uint64_t collector_malformed(struct collector *c);
 
 enum ipcw_mode collector_mode(const struct collector *c);
 
+/* Whether auto mode fell back to kprobes: the kernel has no trampolines. */
+bool collector_fell_back(const struct collector *c);
+
 /* The events delivered (1 << enum ipcw_type), and why others are not. */
 uint32_t collector_events(const struct collector *c);
 struct hook_state;
 const struct hook_state *collector_hooks(const struct collector *c);
+
+/*
+ * Whether this kernel attaches BPF trampolines (fentry, fexit, LSM): a
+ * fentry program on a hook of @st is loaded, attached and detached. 1
+ * yes, 0 no (ENOTSUPP), or -errno when it cannot tell.
+ */
+int collector_probe_trampolines(const struct hook_state *st, bool verbose);
 
 /* A per-CPU array entry summed over every CPU. */
 uint64_t percpu_map_sum(int map_fd, uint32_t key);

@@ -138,6 +138,7 @@ const char *mode_name(enum ipcw_mode mode)
 	switch (mode) {
 	case IPCW_MODE_TRACEPOINT: return "tracepoint";
 	case IPCW_MODE_FENTRY: return "fentry";
+	case IPCW_MODE_KPROBE: return "kprobe";
 	default: return "auto";
 	}
 }
@@ -150,6 +151,8 @@ int parse_mode(const char *s, enum ipcw_mode *mode)
 		*mode = IPCW_MODE_TRACEPOINT;
 	else if (!strcmp(s, "fentry"))
 		*mode = IPCW_MODE_FENTRY;
+	else if (!strcmp(s, "kprobe"))
+		*mode = IPCW_MODE_KPROBE;
 	else
 		return -EINVAL;
 	return 0;

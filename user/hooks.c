@@ -83,6 +83,56 @@ const struct hook hooks[] = {
 	{ "fx_do_semtimedop", HOOK_FEXIT, "__do_semtimedop", false, 5,
 	  HOOKS_FENTRY, SEM_EVENTS, 0 },
 
+	/* kprobe mode: the same functions, for kernels without trampolines */
+	{ "kp_newseg", HOOK_KPROBE, "newseg", false, 2,
+	  HOOKS_KPROBE, EV(IPCW_SHM_CREATE), 0 },
+	{ "kr_newseg", HOOK_KRETPROBE, "newseg", false, 0,
+	  HOOKS_KPROBE, EV(IPCW_SHM_CREATE), 0 },
+	{ "kr_security_shm_alloc", HOOK_KRETPROBE, "security_shm_alloc", false,
+	  0, HOOKS_KPROBE, 0, DETAIL_CREATE_STAGE },
+	{ "kr_shmem_file_setup", HOOK_KRETPROBE, "shmem_kernel_file_setup",
+	  false, 0, HOOKS_KPROBE, 0, DETAIL_CREATE_STAGE },
+	{ "kr_hugetlb_file_setup", HOOK_KRETPROBE, "hugetlb_file_setup", false,
+	  0, HOOKS_KPROBE, 0, DETAIL_CREATE_HUGETLB },
+	{ "kp_shm_more_checks", HOOK_KPROBE, "shm_more_checks", false, 2,
+	  HOOKS_KPROBE, 0, DETAIL_EXISTING_SMALLER },
+	{ "kr_shm_more_checks", HOOK_KRETPROBE, "shm_more_checks", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_EXISTING_SMALLER },
+	{ "kp_do_shmat", HOOK_KPROBE, "do_shmat", false, 5,
+	  HOOKS_KPROBE, EV(IPCW_SHMAT), 0 },
+	{ "kr_ipc_obtain_object_check", HOOK_KRETPROBE,
+	  "ipc_obtain_object_check", false, 0, HOOKS_KPROBE, 0,
+	  DETAIL_SHMAT_SIZE },
+	{ "kr_do_shmat", HOOK_KRETPROBE, "do_shmat", false, 0,
+	  HOOKS_KPROBE, EV(IPCW_SHMAT), 0 },
+	/* the shmctl kprobe keeps the arguments for both uses */
+	{ "ks_shmctl", HOOK_KPROBE, "sys_shmctl", true, 1,
+	  HOOKS_KPROBE, EV(IPCW_SHMCTL), DETAIL_DESTROY_CAUSE },
+	{ "kr_shmctl", HOOK_KRETPROBE, "sys_shmctl", true, 0,
+	  HOOKS_KPROBE, EV(IPCW_SHMCTL), 0 },
+	{ "kp_exit_shm", HOOK_KPROBE, "exit_shm", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_DESTROY_CAUSE },
+	{ "kr_exit_shm", HOOK_KRETPROBE, "exit_shm", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_DESTROY_CAUSE },
+	{ "kp_shm_destroy_orphaned", HOOK_KPROBE, "shm_destroy_orphaned", false,
+	  0, HOOKS_KPROBE, 0, DETAIL_DESTROY_CAUSE },
+	{ "kr_shm_destroy_orphaned", HOOK_KRETPROBE, "shm_destroy_orphaned",
+	  false, 0, HOOKS_KPROBE, 0, DETAIL_DESTROY_CAUSE },
+	{ "kp_shm_exit_ns", HOOK_KPROBE, "shm_exit_ns", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_DESTROY_CAUSE },
+	{ "kr_shm_exit_ns", HOOK_KRETPROBE, "shm_exit_ns", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_DESTROY_CAUSE },
+	{ "kp_shm_destroy", HOOK_KPROBE, "shm_destroy", false, 2,
+	  HOOKS_KPROBE, EV(IPCW_SHM_DESTROY), 0 },
+	{ "kp_do_semtimedop", HOOK_KPROBE, "__do_semtimedop", false, 5,
+	  HOOKS_KPROBE, SEM_EVENTS, 0 },
+	{ "kp_perform_atomic_semop", HOOK_KPROBE, "perform_atomic_semop", false,
+	  2, HOOKS_KPROBE, SEM_EVENTS, 0 },
+	{ "kr_perform_atomic_semop", HOOK_KRETPROBE, "perform_atomic_semop",
+	  false, 0, HOOKS_KPROBE, SEM_EVENTS, 0 },
+	{ "kr_do_semtimedop", HOOK_KRETPROBE, "__do_semtimedop", false, 0,
+	  HOOKS_KPROBE, SEM_EVENTS, 0 },
+
 	/* enforce: every one is needed */
 	{ "policy_newseg_enter", HOOK_FENTRY, "newseg", false, 2,
 	  HOOKS_POLICY, 0, 0 },
@@ -117,6 +167,11 @@ const struct hook *hook_by_prog(const char *prog)
 		if (!strcmp(hooks[i].prog, prog))
 			return &hooks[i];
 	return NULL;
+}
+
+static bool is_kprobe(const struct hook *h)
+{
+	return h->kind == HOOK_KPROBE || h->kind == HOOK_KRETPROBE;
 }
 
 /* The FUNC_PROTO a BTF type id leads to, through a pointer if need be. */
@@ -237,10 +292,13 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 		/*
 		 * A program reads its first nargs arguments; a fexit one
 		 * reads the return value after all of them, so there the
-		 * count must be exact.
+		 * count must be exact. A kprobe needs no BTF (kallsyms
+		 * decides), but where BTF knows the function its
+		 * prototype must fit too.
 		 */
 		if (n < 0) {
-			s->status = HOOK_MISSING;
+			if (!is_kprobe(h))
+				s->status = HOOK_MISSING;
 		} else if (h->kind == HOOK_FEXIT ? n != h->nargs : n < h->nargs) {
 			s->status = HOOK_PROTOTYPE;
 			s->nargs = n;
@@ -248,11 +306,16 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 	}
 	if (kallsyms)
 		read_symbols(kallsyms, states, &syms);
-	for (i = 0; i < nhooks; i++)
-		if (states[i].status == HOOK_OK &&
-		    hooks[i].kind != HOOK_TRACEPOINT &&
-		    !has_symbol(&syms, states[i].target))
+	for (i = 0; i < nhooks; i++) {
+		if (states[i].status != HOOK_OK ||
+		    hooks[i].kind == HOOK_TRACEPOINT)
+			continue;
+		/* a kprobe without BTF or kallsyms cannot be checked */
+		if (is_kprobe(&hooks[i]) && !syms.read && !btf)
+			states[i].status = HOOK_MISSING;
+		else if (!has_symbol(&syms, states[i].target))
 			states[i].status = HOOK_NO_SYMBOL;
+	}
 	for (i = 0; i < syms.n; i++)
 		free(syms.names[i]);
 	free(syms.names);
@@ -278,6 +341,8 @@ bool hook_in_mode(const struct hook *h, enum ipcw_mode mode)
 		return mode == IPCW_MODE_TRACEPOINT;
 	case HOOKS_FENTRY:
 		return mode == IPCW_MODE_FENTRY;
+	case HOOKS_KPROBE:
+		return mode == IPCW_MODE_KPROBE;
 	default:
 		return false;
 	}
@@ -415,9 +480,10 @@ static void for_each_unavailable(enum ipcw_mode mode,
 		if (events & (1u << bit))
 			continue;
 		if (never & (1u << bit)) {
-			fn(event_type_name(bit), mode == IPCW_MODE_FENTRY ?
-			   "needs the ipc tracepoints of kernel-patches/" :
-			   "fentry mode only", NULL, ctx);
+			fn(event_type_name(bit), mode == IPCW_MODE_TRACEPOINT ?
+			   "not in tracepoint mode" :
+			   "needs the ipc tracepoints of kernel-patches/", NULL,
+			   ctx);
 			continue;
 		}
 		i = first_broken(mode, st, 1u << bit, 0);
@@ -492,7 +558,7 @@ void hooks_unavailable_json(struct json_writer *jw, enum ipcw_mode mode,
 const char *hook_kind_name(enum hook_kind kind)
 {
 	static const char *const names[] = { "tracepoint", "fentry", "fexit",
-					     "lsm" };
+					     "lsm", "kprobe", "kretprobe" };
 
-	return kind <= HOOK_LSM ? names[kind] : "?";
+	return kind <= HOOK_KRETPROBE ? names[kind] : "?";
 }

@@ -27,12 +27,15 @@ enum hook_kind {
 	HOOK_FENTRY,
 	HOOK_FEXIT,
 	HOOK_LSM,		/* BPF LSM: target is the LSM hook */
+	HOOK_KPROBE,
+	HOOK_KRETPROBE,
 };
 
 /* Which program set a hook belongs to. */
 enum hook_set {
 	HOOKS_TRACEPOINT,	/* the collector, tracepoint mode */
 	HOOKS_FENTRY,		/* the collector, fentry mode */
+	HOOKS_KPROBE,		/* the collector, kprobe mode */
 	HOOKS_COMMON,		/* the collector, either mode */
 	HOOKS_POLICY,		/* enforce (bpf/policy.bpf.c) */
 };

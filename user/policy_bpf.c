@@ -260,7 +260,10 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 		goto fail;
 	ret = policy_bpf__attach(e->skel);
 	if (ret) {
+		/* 524: the kernel's ENOTSUPP, no BPF trampolines here */
 		snprintf(err, errlen, "cannot attach the policy programs: %s",
+			 ret == -524 ? "this kernel cannot attach BPF "
+			 "trampolines, which the BPF LSM needs" :
 			 strerror(-ret));
 		goto fail;
 	}

@@ -914,8 +914,8 @@ static void test_bad_input(void)
 		  2, "invalid PID '12x'" },
 		{ "malformed_uid", { "ipcwatch", "events", "--uid=-1" }, NULL,
 		  2, "invalid UID '-1'" },
-		{ "bad_mode", { "ipcwatch", "events", "--mode=kprobe" }, NULL,
-		  2, "invalid mode 'kprobe'" },
+		{ "bad_mode", { "ipcwatch", "events", "--mode=uprobe" }, NULL,
+		  2, "invalid mode 'uprobe' (tracepoint, fentry, kprobe or auto)" },
 		{ "bad_buffer", { "ipcwatch", "events", "--buffer-size=3000" },
 		  NULL, 1, "must be a power of 2" },
 		{ "unreadable_cgroup",
@@ -973,10 +973,12 @@ int main(void)
 	} else {
 		test_mode("tracepoint");
 		test_mode("fentry");
+		test_mode("kprobe");
 		test_total_wrap("tracepoint");
 		test_total_wrap("fentry");
 		test_lost_events("tracepoint");
 		test_lost_events("fentry");
+		test_lost_events("kprobe");
 	}
 	test_filters();
 	test_bad_input();

@@ -4,13 +4,11 @@
  * check of one process, so the lsm_denied path of shm_create can be
  * driven. Independent of ipcwatch's own BPF programs on purpose.
  */
-#include <linux/types.h>
+#include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
 #define EPERM 1
-
-struct kern_ipc_perm;
 
 const volatile __u32 target_tgid;
 
