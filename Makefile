@@ -42,7 +42,7 @@ else
 # sysroot in the cache (vmtest/sysroot.sh; nothing is installed).
 BUILD      ?= build/$(DEB_ARCH)
 CC         := $(GNU_TRIPLET)-gcc
-SYSROOT    ?= $(shell vmtest/sysroot.sh $(DEB_ARCH))
+SYSROOT    := $(or $(SYSROOT),$(shell vmtest/sysroot.sh $(DEB_ARCH)))
 ifeq ($(SYSROOT),)
 $(error no $(DEB_ARCH) sysroot: vmtest/sysroot.sh $(DEB_ARCH) failed)
 endif
@@ -115,6 +115,10 @@ $(BUILD)/obj/%.o: user/%.c $(USER_HDRS) | $(SKEL)
 	@mkdir -p $(@D)
 	$(CC) $(IPCW_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/bpf -c $< -o $@
 
+# The skeletons embed the BPF objects: an edited program rebuilds these.
+$(BUILD)/obj/collector.o: $(BUILD)/bpf/ipcwatch.skel.h
+$(BUILD)/obj/policy_bpf.o: $(BUILD)/bpf/policy.skel.h
+
 $(BUILD)/ipcwatch: $(patsubst user/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(APP_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) $(SYSROOT_FLAGS) -o $@ $^ $(IPCWATCH_LIBS)
 
@@ -131,10 +135,13 @@ install: $(BUILD)/ipcwatch
 	install -D -m 644 dist/policy.ini $(DESTDIR)$(SYSCONFDIR)/ipcwatch/policy.ini
 	install -D -m 644 docs/policy.example.ini \
 		$(DESTDIR)$(DOCDIR)/examples/policy.example.ini
-	install -D -m 644 dist/ipcwatch.service $(DESTDIR)$(UNITDIR)/ipcwatch.service
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/sbin/ipcwatch|$(SBINDIR)/ipcwatch|g' dist/ipcwatch.service \
+		> $(DESTDIR)$(UNITDIR)/ipcwatch.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/ipcwatch.service
 
-# The package is built from a copy of the tracked tree, so the work tree
-# stays clean and nothing untracked slips in.
+# The package is built from a copy of the source tree (what git tracks or
+# would track; nothing it ignores), so the work tree stays clean.
 deb:
 	@scripts/build-deb.sh $(BUILD)
 
@@ -150,7 +157,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
 
 # The hook table is checked against the programs of the built objects.
 $(BUILD)/unit/test_hooks: $(BUILD)/bpf/ipcwatch.bpf.o $(BUILD)/bpf/policy.bpf.o
-$(BUILD)/unit/test_hooks: IPCW_CFLAGS += -DBPF_OBJS=\"$(CURDIR)/$(BUILD)/bpf\"
+$(BUILD)/unit/test_hooks: IPCW_CFLAGS += -DBPF_OBJS=\"$(abspath $(BUILD)/bpf)\"
 
 unit-tests: $(UNIT_TESTS)
 	@for t in $(UNIT_TESTS); do \

@@ -3,14 +3,19 @@
  * ipcwatch collector: System V shm and semaphore events into one ring
  * buffer.
  *
- * Two sets of programs, one chosen at load time by user space:
+ * Three sets of programs, one chosen at load time by user space:
  *  - tp_btf programs on the ipc trace events of the kernel-patches/ series;
  *  - fentry/fexit programs on the functions behind the same events, for stock
- *    kernels with BTF. shm_attach/shm_detach exist only as tracepoints.
+ *    kernels with BTF. shm_attach/shm_detach exist only as tracepoints;
+ *  - kprobe/kretprobe twins of the fentry ones, for kernels without BPF
+ *    trampolines.
  *
  * Filters are read-only data set before load. Per-thread state is keyed
- * by the whole pid_tgid. Every event the ring buffer cannot take is
- * counted in lost_events; user space reports it.
+ * by the whole pid_tgid, kept in LRU maps (a full map evicts the oldest
+ * entry rather than refusing a new one) and dropped when the thread
+ * exits. Every event the ring buffer cannot take, and every per-thread
+ * record that could not be kept, is counted in lost_events; user space
+ * reports it.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -28,8 +33,12 @@
 #define SHM_RND		020000
 #define SHM_REMAP	040000
 #define SHM_DEST	01000
-#define PAGE_SHIFT	12
-#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+
+/* The running kernel's page size (4K, 16K, 64K on arm64), set by user
+ * space before load. */
+const volatile __u32 page_shift = 12;
+#define PAGE_SHIFT	page_shift
+#define PAGE_SIZE	(1UL << page_shift)
 #define MAX_ERRNO	4095
 #define IS_ERR_VALUE(x)	((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
 
@@ -84,11 +93,28 @@ struct sem_sleep {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u64);		/* pid_tgid */
 	__type(value, struct sem_sleep);
 } sem_sleepers SEC(".maps");
+
+/* An event that cannot be delivered is lost, and counted. */
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *lost = bpf_map_lookup_elem(&lost_events, &zero);
+
+	if (lost)
+		__sync_fetch_and_add(lost, 1);
+}
+
+/* Per-thread state that cannot be kept loses the event it is for. */
+static __always_inline void keep(void *map, const void *key, const void *val)
+{
+	if (bpf_map_update_elem(map, key, val, BPF_ANY))
+		count_lost();
+}
 
 static __always_inline bool wanted(__u32 ipcns, bool failed)
 {
@@ -113,16 +139,12 @@ static __always_inline struct ipcw_event *event_start(__u32 type, __u32 ipcns,
 {
 	struct ipcw_event *e;
 	__u64 pid_tgid, uid_gid;
-	__u32 zero = 0;
-	__u64 *lost;
 
 	if (!wanted(ipcns, failed))
 		return NULL;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		lost = bpf_map_lookup_elem(&lost_events, &zero);
-		if (lost)
-			(*lost)++;
+		count_lost();
 		return NULL;
 	}
 	pid_tgid = bpf_get_current_pid_tgid();
@@ -317,7 +339,7 @@ int BPF_PROG(tp_sem_block, IPC_TP_SEM_BLOCK)
 	};
 	struct ipcw_event *e;
 
-	bpf_map_update_elem(&sem_sleepers, &pid_tgid, &s, BPF_ANY);
+	keep(&sem_sleepers, &pid_tgid, &s);
 	e = event_start(IPCW_SEM_BLOCK, ns_inum(ns), false);
 	if (!e)
 		return 0;
@@ -363,6 +385,7 @@ enum kp_hook {
 	KP_SHMCTL,
 	KP_ATOMIC_SEMOP,
 	KP_SEMTIMEDOP,
+	KP_HOOKS,
 };
 
 struct kp_key {
@@ -376,7 +399,7 @@ struct kp_args {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, struct kp_key);
 	__type(value, struct kp_args);
@@ -389,7 +412,7 @@ static __always_inline void kp_keep(__u32 hook, __u64 a0, __u64 a1, __u64 a2,
 			    .hook = hook };
 	struct kp_args v = { .a = { a0, a1, a2, a3, a4 } };
 
-	bpf_map_update_elem(&kp_stash, &k, &v, BPF_ANY);
+	keep(&kp_stash, &k, &v);
 }
 
 /* The arguments kept by the kprobe, taken out: false if none. */
@@ -421,7 +444,7 @@ struct newseg_call {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u64);
 	__type(value, struct newseg_call);
@@ -432,7 +455,7 @@ static __always_inline int on_newseg_enter(struct ipc_namespace *ns)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct newseg_call call = { .shm_tot = BPF_CORE_READ(ns, shm_tot) };
 
-	bpf_map_update_elem(&newseg_calls, &pid_tgid, &call, BPF_ANY);
+	keep(&newseg_calls, &pid_tgid, &call);
 	return 0;
 }
 
@@ -647,7 +670,7 @@ int BPF_KRETPROBE(kr_shm_more_checks, int ret)
 
 /* The segment do_shmat() looked up, for its size. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u64);
 	__type(value, __u64);		/* segment size, 0 until found */
@@ -657,7 +680,7 @@ static __always_inline void on_do_shmat_enter(void)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), size = 0;
 
-	bpf_map_update_elem(&shmat_calls, &pid_tgid, &size, BPF_ANY);
+	keep(&shmat_calls, &pid_tgid, &size);
 }
 
 SEC("fentry/do_shmat")
@@ -764,7 +787,7 @@ enum destroy_ctx {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u64);
 	__type(value, __u32);
@@ -778,7 +801,7 @@ static __always_inline void ctx_set(__u32 bit, bool on)
 	val = (bits ? *bits : 0);
 	val = on ? val | bit : val & ~bit;
 	if (val)
-		bpf_map_update_elem(&destroy_ctx, &pid_tgid, &val, BPF_ANY);
+		keep(&destroy_ctx, &pid_tgid, &val);
 	else if (bits)
 		bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
 }
@@ -836,6 +859,8 @@ int BPF_KRETPROBE(kr_shmctl, long ret)
 
 	if (kp_take(KP_SHMCTL, &a))
 		on_shmctl_exit((int)a.a[0], (int)a.a[1], ret);
+	else
+		ctx_set(CTX_RMID, false);
 	return 0;
 }
 
@@ -918,16 +943,6 @@ int BPF_KPROBE(kp_shm_destroy, struct ipc_namespace *ns,
 	return 0;
 }
 
-/* An event the kernel never ran the program for is lost, and counted. */
-static __always_inline void count_lost(void)
-{
-	__u32 zero = 0;
-	__u64 *lost = bpf_map_lookup_elem(&lost_events, &zero);
-
-	if (lost)
-		(*lost)++;
-}
-
 static __always_inline void on_semtimedop_enter(struct sembuf *sops,
 						bool timeout)
 {
@@ -942,7 +957,7 @@ static __always_inline void on_semtimedop_enter(struct sembuf *sops,
 	prev = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
 	if (prev && prev->blocked)
 		count_lost();
-	bpf_map_update_elem(&sem_sleepers, &pid_tgid, &s, BPF_ANY);
+	keep(&sem_sleepers, &pid_tgid, &s);
 }
 
 SEC("fentry/__do_semtimedop")
@@ -1056,6 +1071,36 @@ int BPF_KRETPROBE(kr_do_semtimedop, long ret)
 
 	if (kp_take(KP_SEMTIMEDOP, &a))
 		on_semtimedop_exit((int)a.a[0], (void *)a.a[1], ret);
+	return 0;
+}
+
+/*
+ * A thread's state goes with it. A task asleep by our account never saw
+ * its wake-up (a missed kretprobe): that sem_wake is lost, and counted.
+ * The tracepoint fires before exit_shm(), whose context is set after.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(tp_thread_exit, struct task_struct *task)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
+	struct kp_key k = { .pid_tgid = pid_tgid };
+	__u32 hook;
+
+	if (s) {
+		if (s->blocked)
+			count_lost();
+		bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
+	}
+	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
+	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
+	bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
+	/* unrolled: 6.1's verifier cannot bound a counter kept on the stack */
+#pragma clang loop unroll(full)
+	for (hook = 0; hook < KP_HOOKS; hook++) {
+		k.hook = hook;
+		bpf_map_delete_elem(&kp_stash, &k);
+	}
 	return 0;
 }
 

@@ -103,9 +103,10 @@ struct {
 
 /*
  * The start-up proof that the LSM is really on: the daemon's own test
- * shmget() from this thread must be refused, and counted.
+ * shmget() of this random key must be refused, and counted. A key, not
+ * a tid: the daemon may run in a pid namespace.
  */
-__u32 canary_tid;
+__s32 canary_key;
 __u64 canary_hits;
 
 SEC("fentry/newseg")
@@ -230,7 +231,7 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 
 	if (ret)
 		return ret;
-	if (canary_tid && (__u32)pid_tgid == canary_tid) {
+	if (canary_key && BPF_CORE_READ(perm, key) == canary_key) {
 		__sync_fetch_and_add(&canary_hits, 1);
 		return -EPERM;
 	}

@@ -18,8 +18,10 @@ rm -rf "$work"
 mkdir -p "$work/ipcwatch-$version"
 cd "$repo"
 if git rev-parse --git-dir > /dev/null 2>&1; then
-	git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} sh -c \
-		'[ -e "{}" ] && printf "%s\0" "{}"' |
+	# files deleted in the work tree but still tracked are left out
+	while IFS= read -r -d '' f; do
+		if [ -e "$f" ]; then printf '%s\0' "$f"; fi
+	done < <(git ls-files -z --cached --others --exclude-standard) |
 		tar --null -T - -cf - | tar -C "$work/ipcwatch-$version" -xf -
 else
 	tar --exclude=./build -cf - . | tar -C "$work/ipcwatch-$version" -xf -

@@ -12,13 +12,16 @@
 # Installs with apt-get as root (through sudo when not root).
 set -euo pipefail
 
+# the same list as Build-Depends in debian/control
 build=(
-	gcc make libc6-dev pkg-config
-	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
+	gcc make libc6-dev
+	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 	libinih-dev libmicrohttpd-dev libncurses-dev
 )
 everything=(
 	"${build[@]}"
+	# the guest's programs link libbpf statically
+	libzstd-dev
 	# tests and the Debian package
 	libcmocka-dev libjson-c-dev debhelper dpkg-dev lintian
 	# kernel build and the guest

@@ -59,7 +59,7 @@ static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (NDJSON)", 0 },
 	{ "mode", OPT_MODE, "MODE", 0,
 	  "tracepoint, fentry, kprobe or auto (default): which kernel hooks "
-	  "to use", 
+	  "to use",
 	  0 },
 	{ "buffer-size", OPT_BUFFER, "BYTES", 0,
 	  "Ring buffer size, a power of 2 (default 1M)", 0 },

@@ -107,6 +107,9 @@ static int handle_record(void *ctx, void *data, size_t size)
 		c->malformed++;
 		return 0;
 	}
+	/* emitted between the attach and settle() by half of a pair */
+	if (!(c->events & (1u << e.type)))
+		return 0;
 	return c->fn(&e, c->ctx);
 }
 
@@ -149,10 +152,11 @@ static void attach_loaded(struct collector *c)
 
 	bpf_object__for_each_program(prog, c->skel->obj) {
 		const struct hook *h = hook_by_prog(bpf_program__name(prog));
-		size_t i = (size_t)(h - hooks);
+		size_t i;
 
 		if (!h || !bpf_program__autoload(prog))
 			continue;
+		i = (size_t)(h - hooks);
 		c->links[i] = bpf_program__attach(prog);
 		if (!c->links[i]) {
 			c->states[i].status = HOOK_ATTACH_FAILED;
@@ -208,6 +212,8 @@ static int open_mode(struct collector *c, const struct collector_opts *opts,
 	c->skel->rodata->targ_ipcns = opts->ipcns;
 	c->skel->rodata->filter_cgroup = opts->cgroup != NULL;
 	c->skel->rodata->failed_only = opts->failed_only;
+	c->skel->rodata->page_shift = (uint32_t)__builtin_ctzl(
+		(unsigned long)sysconf(_SC_PAGESIZE));
 	bpf_map__set_max_entries(c->skel->maps.events, bytes);
 
 	/* Only what this kernel has, and what serves an event of the mode. */

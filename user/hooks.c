@@ -14,11 +14,11 @@
 
 /*
  * nargs is the target's parameter count as the program reads it. A
- * target with more is fine for fentry, tracepoint and LSM programs
- * (they read the first nargs), never for fexit: the return value comes
- * after all of them, so on a kernel whose function has one more
- * parameter (hugetlb_file_setup() on 5.15) the program would take a
- * parameter for the return value.
+ * target with more is fine for fentry, tracepoint and kprobe programs
+ * (they read the first nargs), never for fexit and LSM ones: the return
+ * value comes after all of them, so on a kernel whose function has one
+ * more parameter (hugetlb_file_setup() on 5.15) the program would take
+ * a parameter for the return value.
  */
 const struct hook hooks[] = {
 	/* tracepoint mode: the kernel-patches/ events, one program each */
@@ -60,8 +60,9 @@ const struct hook hooks[] = {
 	  HOOKS_FENTRY, EV(IPCW_SHMAT), 0 },
 	{ "fe_sys_shmctl", HOOK_FENTRY, "sys_shmctl", true, 1,
 	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
+	/* the exit clears the RMID context the entry set: both or none */
 	{ "fx_sys_shmctl", HOOK_FEXIT, "sys_shmctl", true, 1,
-	  HOOKS_FENTRY, EV(IPCW_SHMCTL), 0 },
+	  HOOKS_FENTRY, EV(IPCW_SHMCTL), DETAIL_DESTROY_CAUSE },
 	{ "fe_exit_shm", HOOK_FENTRY, "exit_shm", false, 1,
 	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
 	{ "fx_exit_shm", HOOK_FEXIT, "exit_shm", false, 1,
@@ -133,7 +134,12 @@ const struct hook hooks[] = {
 	{ "kr_do_semtimedop", HOOK_KRETPROBE, "__do_semtimedop", false, 0,
 	  HOOKS_KPROBE, SEM_EVENTS, 0 },
 
-	/* enforce: every one is needed */
+	/* every mode: per-thread state dropped when the thread exits */
+	{ "tp_thread_exit", HOOK_TRACEPOINT, "sched_process_exit", false, 1,
+	  HOOKS_COMMON, 0, 0 },
+
+	/* enforce: every one is needed; the LSM program reads the return
+	 * value after the hook's parameters, so its count must be exact */
 	{ "policy_newseg_enter", HOOK_FENTRY, "newseg", false, 2,
 	  HOOKS_POLICY, 0, 0 },
 	{ "policy_shm_alloc", HOOK_LSM, "shm_alloc_security", false, 1,
@@ -290,16 +296,18 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 		n = btf ? target_params(btf, h, h->kind == HOOK_LSM ? h->target :
 							     s->target) : -1;
 		/*
-		 * A program reads its first nargs arguments; a fexit one
-		 * reads the return value after all of them, so there the
-		 * count must be exact. A kprobe needs no BTF (kallsyms
-		 * decides), but where BTF knows the function its
-		 * prototype must fit too.
+		 * A program reads its first nargs arguments; a fexit or
+		 * LSM one reads the return value after all of them, so
+		 * there the count must be exact. A kprobe is checked
+		 * against BTF too when there is one: a function in
+		 * kallsyms that BTF lacks is one pahole dropped (two
+		 * prototypes for one name), whose registers nobody knows.
 		 */
 		if (n < 0) {
-			if (!is_kprobe(h))
+			if (!is_kprobe(h) || btf)
 				s->status = HOOK_MISSING;
-		} else if (h->kind == HOOK_FEXIT ? n != h->nargs : n < h->nargs) {
+		} else if (h->kind == HOOK_FEXIT || h->kind == HOOK_LSM ?
+			   n != h->nargs : n < h->nargs) {
 			s->status = HOOK_PROTOTYPE;
 			s->nargs = n;
 		}
@@ -396,6 +404,8 @@ bool hook_wanted(const struct hook *h, enum ipcw_mode mode, uint32_t events,
 {
 	if (!hook_in_mode(h, mode))
 		return false;
+	if (!h->needs && !h->detail)
+		return true;	/* housekeeping, serves every event */
 	if (h->needs)
 		return (h->needs & events) == h->needs;
 	return (h->detail & details) && (detail_event(h->detail) & events);

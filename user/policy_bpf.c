@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/random.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,18 +66,26 @@ static int bpf_lsm_listed(char *list, size_t len)
 }
 
 /*
- * The proof that the BPF LSM enforces: a shmget() from this thread that
+ * The proof that the BPF LSM enforces: a shmget() of a random key that
  * the attached program must refuse. Linux 6.1 attaches LSM programs even
  * when the BPF LSM is not active, so an attach proves nothing.
  */
 static int prove_lsm(struct enforcer *e, char *err, size_t errlen)
 {
-	int id, saved;
+	int id = -1, saved = EEXIST, tries;
+	key_t key;
 
-	e->skel->bss->canary_tid = (__u32)gettid();
-	id = shmget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
-	saved = errno;
-	e->skel->bss->canary_tid = 0;
+	/* a key nobody uses: a segment of it would be EEXIST */
+	for (tries = 0; tries < 8 && saved == EEXIST; tries++) {
+		if (getrandom(&key, sizeof(key), 0) != sizeof(key))
+			key = (key_t)(getpid() ^ tries);
+		if (key == IPC_PRIVATE)
+			continue;
+		e->skel->bss->canary_key = key;
+		id = shmget(key, 1, IPC_CREAT | IPC_EXCL | 0600);
+		saved = id >= 0 ? 0 : errno;
+		e->skel->bss->canary_key = 0;
+	}
 	if (id >= 0) {
 		shmctl(id, IPC_RMID, NULL);
 		snprintf(err, errlen,

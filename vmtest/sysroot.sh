@@ -24,7 +24,7 @@ flock 7
 # asked again when the package lists are (daily), and a new sysroot is
 # made only when they differ.
 apt_private "$arch"
-newest=$(ls -1dt "$base/$arch"-*/.complete 2>/dev/null | head -1)
+newest=$(ls -1dt "$base/$arch"-*/.complete 2>/dev/null | head -1 || true)
 if [ "$apt_updated" = 0 ] && [ -n "$newest" ]; then
 	newest=$(dirname "$newest")
 	has_roots=1

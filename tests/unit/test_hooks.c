@@ -87,6 +87,17 @@ static int add_proto(struct btf *btf, int ret, int params)
 	return id;
 }
 
+/* @name is @want, or @want behind a syscall prefix (__x64_sys_shmctl). */
+static bool is_target(const char *name, const char *want)
+{
+	size_t n = strlen(name), w = want ? strlen(want) : 0;
+
+	if (!want)
+		return false;
+	return !strcmp(name, want) ||
+	       (n > w && name[n - w - 1] == '_' && !strcmp(name + n - w, want));
+}
+
 static void make_kernel(struct fake_kernel *k, const struct kernel_spec *spec)
 {
 	FILE *f;
@@ -107,12 +118,13 @@ static void make_kernel(struct fake_kernel *k, const struct kernel_spec *spec)
 		const char *name = target_of(i);
 		int n;
 
-		if (seen_before(i) || (spec->drop && !strcmp(name, spec->drop)))
+		if (seen_before(i) || is_target(name, spec->drop))
 			continue;
 		if (hooks[i].kind == HOOK_TRACEPOINT) {
 			char td[96];
 
-			if (spec->no_tracepoints)
+			if (spec->no_tracepoints &&
+			    hooks[i].set == HOOKS_TRACEPOINT)
 				continue;
 			/* void (*)(void *__data, TP_PROTO) */
 			proto = btf__add_ptr(k->btf, add_proto(k->btf, 0,
@@ -122,7 +134,7 @@ static void make_kernel(struct fake_kernel *k, const struct kernel_spec *spec)
 			continue;
 		}
 		n = params_of(name);
-		if (spec->reshaped && !strcmp(name, spec->reshaped))
+		if (is_target(name, spec->reshaped))
 			n += spec->nargs_delta;
 		/* a function already added for another kind of hook */
 		if (btf__find_by_name_kind(k->btf, name, BTF_KIND_FUNC) > 0)
@@ -130,7 +142,7 @@ static void make_kernel(struct fake_kernel *k, const struct kernel_spec *spec)
 		proto = add_proto(k->btf, integer, n);
 		assert_true(btf__add_func(k->btf, name, BTF_FUNC_GLOBAL,
 					  proto) > 0);
-		if (!spec->unlisted || strcmp(name, spec->unlisted))
+		if (!is_target(name, spec->unlisted))
 			fprintf(f, "ffffffff81000000 T %s\n", name);
 	}
 	fprintf(f, "ffffffff81000000 T newseg.isra.0\n");
@@ -199,8 +211,9 @@ static void hooks_missing_detail(void **state)
 	make_kernel(&k, &(struct kernel_spec){ .drop = "shm_more_checks" });
 	assert_int_equal(state_of(&k, "fx_shm_more_checks")->status,
 			 HOOK_MISSING);
+	/* a kprobe needs BTF's word on its prototype too */
 	assert_int_equal(state_of(&k, "kp_shm_more_checks")->status,
-			 HOOK_NO_SYMBOL);
+			 HOOK_MISSING);
 	assert_int_equal(state_of(&k, "fe_newseg")->status, HOOK_OK);
 	assert_true(hooks_events(IPCW_MODE_FENTRY, k.st) &
 		    EV(IPCW_SHM_CREATE));
@@ -215,8 +228,54 @@ static void hooks_missing_detail(void **state)
 				     "(shm_more_checks: not in the kernel's BTF)"));
 	unavailable(&k, IPCW_MODE_KPROBE, line, sizeof(line));
 	assert_non_null(strstr(line, "shm_create reason existing_smaller "
+				     "(shm_more_checks: not in the kernel's "
+				     "BTF)"));
+	free_kernel(&k);
+	/* in BTF, not in kallsyms: the kprobe cannot be placed */
+	make_kernel(&k, &(struct kernel_spec){ .unlisted = "shm_more_checks" });
+	assert_int_equal(state_of(&k, "kp_shm_more_checks")->status,
+			 HOOK_NO_SYMBOL);
+	unavailable(&k, IPCW_MODE_KPROBE, line, sizeof(line));
+	assert_non_null(strstr(line, "shm_create reason existing_smaller "
 				     "(shm_more_checks: not in kallsyms "
 				     "(inlined or renamed))"));
+	free_kernel(&k);
+}
+
+/* The LSM program reads the return value after the hook's parameters. */
+static void hooks_lsm_needs_exact_prototype(void **state)
+{
+	struct fake_kernel k;
+
+	(void)state;
+	make_kernel(&k, &(struct kernel_spec){
+		.reshaped = "bpf_lsm_shm_alloc_security", .nargs_delta = 1 });
+	assert_int_equal(state_of(&k, "policy_shm_alloc")->status,
+			 HOOK_PROTOTYPE);
+	free_kernel(&k);
+}
+
+/* shmctl's exit clears what its entry set: one without the other is none. */
+static void hooks_shmctl_pair(void **state)
+{
+	struct fake_kernel k;
+	uint32_t events, details;
+
+	(void)state;
+	make_kernel(&k, &(struct kernel_spec){ .reshaped = "sys_shmctl",
+					       .nargs_delta = 1 });
+	assert_int_equal(state_of(&k, "fe_sys_shmctl")->status, HOOK_OK);
+	assert_int_equal(state_of(&k, "fx_sys_shmctl")->status,
+			 HOOK_PROTOTYPE);
+	events = hooks_events(IPCW_MODE_FENTRY, k.st);
+	details = hooks_details(IPCW_MODE_FENTRY, k.st);
+	assert_false(events & EV(IPCW_SHMCTL));
+	assert_false(details & DETAIL_DESTROY_CAUSE);
+	assert_false(hook_wanted(hook_by_prog("fe_sys_shmctl"),
+				 IPCW_MODE_FENTRY, events, details));
+	/* housekeeping is wanted whatever is delivered */
+	assert_true(hook_wanted(hook_by_prog("tp_thread_exit"),
+				IPCW_MODE_FENTRY, events, details));
 	free_kernel(&k);
 }
 
@@ -296,6 +355,7 @@ static void hooks_stock_kernel_has_no_tracepoints(void **state)
 	make_kernel(&k, &(struct kernel_spec){ .no_tracepoints = true });
 	assert_false(hooks_have_tracepoints(k.st));
 	assert_int_equal(state_of(&k, "tp_shm_create")->status, HOOK_MISSING);
+	assert_int_equal(state_of(&k, "tp_thread_exit")->status, HOOK_OK);
 	assert_int_equal(hooks_events(IPCW_MODE_TRACEPOINT, k.st), 0);
 	assert_int_equal(hooks_events(IPCW_MODE_FENTRY, k.st),
 			 IPCW_ALL_EVENTS & ~TP_ONLY);
@@ -405,6 +465,8 @@ int main(void)
 		cmocka_unit_test(hooks_missing_detail),
 		cmocka_unit_test(hooks_fexit_needs_exact_prototype),
 		cmocka_unit_test(hooks_too_few_parameters),
+		cmocka_unit_test(hooks_lsm_needs_exact_prototype),
+		cmocka_unit_test(hooks_shmctl_pair),
 		cmocka_unit_test(hooks_inlined_function),
 		cmocka_unit_test(hooks_stock_kernel_has_no_tracepoints),
 		cmocka_unit_test(hooks_kprobes_without_btf),
