@@ -18,6 +18,8 @@
 #include "ipcwatch_policy.h"
 
 #define EPERM	1
+#define ENOMEM	12
+#define EEXIST	17
 #define EINVAL	22
 #define ENOSPC	28
 
@@ -43,10 +45,13 @@ struct {
 	__type(value, __u32);
 } rule_cgroups SEC(".maps");
 
-/* Charged by BPF; may go below zero for segments seeded by user space. */
+/*
+ * Charged by BPF; may go below zero for segments seeded by user space.
+ * Its size is set by user space (enforce --max-owners).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, IPCW_OWNERS_DEFAULT);
 	__type(key, struct ipcw_owner_key);
 	__type(value, struct ipcw_owner_total);
 } owner_totals SEC(".maps");
@@ -54,14 +59,14 @@ struct {
 /* Segments that existed at start, written by user space only. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, IPCW_OWNERS_DEFAULT);
 	__type(key, struct ipcw_owner_key);
-	__type(value, struct ipcw_owner_total);
+	__type(value, struct ipcw_seed_total);
 } seed_totals SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 262144);
+	__uint(max_entries, IPCW_CHARGES_MAX);
 	__type(key, struct ipcw_charge_key);
 	__type(value, struct ipcw_charge);
 } charges SEC(".maps");
@@ -71,6 +76,8 @@ struct newseg_call {
 	__u64 size;
 	__u32 ipcns;
 	__u32 charged;
+	__u32 rule_id;
+	__u32 reserved;		/* holds a place in charges */
 	__u64 owner[IPCW_SCOPES];
 };
 
@@ -109,6 +116,16 @@ struct {
 __s32 canary_key;
 __u64 canary_hits;
 
+/*
+ * Places taken in charges, by requests in flight and by segments; a
+ * request that finds none left is refused before its segment exists,
+ * so every segment charged has its record. User space takes a place for
+ * each segment it seeds.
+ */
+__s64 charges_reserved;
+/* credits that could not be made (a seeded owner's total not created) */
+__u64 credit_failures;
+
 SEC("fentry/newseg")
 int BPF_PROG(policy_newseg_enter, struct ipc_namespace *ns,
 	     struct ipc_params *params)
@@ -119,6 +136,7 @@ int BPF_PROG(policy_newseg_enter, struct ipc_namespace *ns,
 		.ipcns = BPF_CORE_READ(ns, ns.inum),
 	};
 
+	/* no record: the LSM program refuses rather than guess */
 	bpf_map_update_elem(&calls, &pid_tgid, &call, BPF_ANY);
 	return 0;
 }
@@ -139,33 +157,73 @@ static __always_inline bool rule_matches(const struct ipcw_rule *r,
 	return true;
 }
 
-static __always_inline struct ipcw_owner_total *
-owner_total(__u32 scope, __u64 owner)
+/*
+ * Add to (or take from) one owner's total: 0, or -1 when the total
+ * could not be made (the map is full) or kept dying under us. A total
+ * that reaches zero is marked dead under its lock and deleted; a charge
+ * that finds it dead makes a fresh one once the delete is done.
+ */
+static __always_inline int add_total(__u32 scope, __u64 owner, __s64 bytes,
+				     __s64 segments)
 {
 	struct ipcw_owner_key key = { .scope = scope, .owner = owner };
-	struct ipcw_owner_total zero = {};
-	struct ipcw_owner_total *t = bpf_map_lookup_elem(&owner_totals, &key);
+	struct ipcw_owner_total zero = {}, *t;
+	bool done = false, empty = false;
+	int tries, err;
 
-	if (t)
-		return t;
-	bpf_map_update_elem(&owner_totals, &key, &zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&owner_totals, &key);
+	for (tries = 0; tries < 32 && !done; tries++) {
+		t = bpf_map_lookup_elem(&owner_totals, &key);
+		if (!t) {
+			err = bpf_map_update_elem(&owner_totals, &key, &zero,
+						  BPF_NOEXIST);
+			if (err && err != -EEXIST)
+				return -1;
+			continue;
+		}
+		bpf_spin_lock(&t->lock);
+		if (!t->dead) {
+			t->bytes += bytes;
+			t->segments += segments;
+			empty = !t->bytes && !t->segments;
+			if (empty)
+				t->dead = 1;
+			done = true;
+		}
+		bpf_spin_unlock(&t->lock);
+	}
+	if (!done)
+		return -1;
+	if (empty)
+		bpf_map_delete_elem(&owner_totals, &key);
+	return 0;
 }
 
-/* Add (or take back, sign -1) a segment in the totals of every scope. */
-static __always_inline void charge_all(const __u64 *owner, __u64 size,
-				       int sign)
+/*
+ * Charge a segment to its owners in every scope, all or none: 0, or -1
+ * with nothing charged.
+ */
+static __always_inline int charge_all(const __u64 *owner, __u64 size)
 {
-	struct ipcw_owner_total *t;
-	__u32 scope;
+	__u32 scope, undo;
 
 	for (scope = 0; scope < IPCW_SCOPES; scope++) {
-		t = owner_total(scope, owner[scope]);
-		if (!t)
+		if (!add_total(scope, owner[scope], (__s64)size, 1))
 			continue;
-		__sync_fetch_and_add(&t->bytes, sign * (__s64)size);
-		__sync_fetch_and_add(&t->segments, sign);
+		for (undo = 0; undo < scope; undo++)
+			if (add_total(undo, owner[undo], -(__s64)size, -1))
+				__sync_fetch_and_add(&credit_failures, 1);
+		return -1;
 	}
+	return 0;
+}
+
+static __always_inline void credit_all(const __u64 *owner, __u64 size)
+{
+	__u32 scope;
+
+	for (scope = 0; scope < IPCW_SCOPES; scope++)
+		if (add_total(scope, owner[scope], -(__s64)size, -1))
+			__sync_fetch_and_add(&credit_failures, 1);
 }
 
 static __always_inline void count(__u32 rule, __u32 kind, bool enforced)
@@ -180,9 +238,9 @@ static __always_inline void count(__u32 rule, __u32 kind, bool enforced)
 static __always_inline void decide(__u32 rule, const struct ipcw_rule *r,
 				   const struct newseg_call *call, __u64 owner,
 				   __u32 kind, __s64 bytes, __s64 segments,
-				   __u64 limit, __u32 uid, __u32 gid, int err)
+				   __u64 limit, __u32 uid, __u32 gid,
+				   bool enforced, int err)
 {
-	bool enforced = r->flags & IPCW_RULE_ENFORCE;
 	struct ipcw_decision *d;
 	__u32 zero = 0;
 	__u64 *lost;
@@ -192,7 +250,7 @@ static __always_inline void decide(__u32 rule, const struct ipcw_rule *r,
 	if (!d) {
 		lost = bpf_map_lookup_elem(&lost_decisions, &zero);
 		if (lost)
-			(*lost)++;
+			__sync_fetch_and_add(lost, 1);
 		return;
 	}
 	d->ts_ns = bpf_ktime_get_ns();
@@ -207,12 +265,23 @@ static __always_inline void decide(__u32 rule, const struct ipcw_rule *r,
 	d->gid = gid;
 	d->ipcns = call->ipcns;
 	d->rule = rule;
-	d->scope = r->scope;
+	d->rule_id = r ? r->id : IPCW_NO_RULE;
+	d->scope = r ? r->scope : 0;
 	d->kind = kind;
 	d->enforced = enforced;
 	d->err = enforced ? err : 0;
+	d->pad = 0;
 	bpf_get_current_comm(d->comm, sizeof(d->comm));
 	bpf_ringbuf_submit(d, 0);
+}
+
+/* Give back a place in charges. */
+static __always_inline void release_place(struct newseg_call *call)
+{
+	if (call->reserved) {
+		__sync_fetch_and_add(&charges_reserved, -1);
+		call->reserved = 0;
+	}
 }
 
 SEC("lsm/shm_alloc_security")
@@ -221,12 +290,15 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct newseg_call *call = bpf_map_lookup_elem(&calls, &pid_tgid);
-	struct ipcw_owner_total *total, *seed;
+	struct ipcw_owner_total *total;
+	struct ipcw_seed_total *seed;
 	struct ipcw_policy_config *cfg;
 	const struct ipcw_rule *r = NULL;
 	struct ipcw_owner_key key = {};
-	__u32 key0 = 0, uid, gid, i, rule = 0, nrules = 0, base = 0;
+	__u32 key0 = 0, uid, gid, i, rule = IPCW_MAX_RULES, nrules = 0;
+	__u32 base = 0, flags = 0;
 	__s64 bytes, segments;
+	bool enforcing, enforced;
 	__u64 live;
 
 	if (ret)
@@ -235,8 +307,17 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 		__sync_fetch_and_add(&canary_hits, 1);
 		return -EPERM;
 	}
+	cfg = bpf_map_lookup_elem(&policy_live, &key0);
+	if (cfg) {
+		live = *(volatile __u64 *)&cfg->live;
+		nrules = (__u32)live & 0xff;
+		flags = ((__u32)live >> 8) & 0xff;
+		base = (live >> 32) & 1 ? IPCW_MAX_RULES : 0;
+	}
+	enforcing = flags & IPCW_LIVE_ENFORCING;
+	/* the request's size was not seen: cannot decide */
 	if (!call)
-		return 0;
+		return enforcing ? -ENOMEM : 0;
 	/* the owner a segment gets: the effective ids, as ipc_addid() */
 	uid = BPF_CORE_READ(task, cred, euid.val);
 	gid = BPF_CORE_READ(task, cred, egid.val);
@@ -245,12 +326,6 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 	call->owner[IPCW_SCOPE_CGROUP] = bpf_get_current_cgroup_id();
 	call->owner[IPCW_SCOPE_IPCNS] = call->ipcns;
 
-	cfg = bpf_map_lookup_elem(&policy_live, &key0);
-	if (cfg) {
-		live = *(volatile __u64 *)&cfg->live;
-		nrules = (__u32)live;
-		base = (live >> 32) & 1 ? IPCW_MAX_RULES : 0;
-	}
 	for (i = 0; i < IPCW_MAX_RULES; i++) {
 		__u32 slot = base + i;
 
@@ -263,17 +338,44 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 		}
 		r = NULL;
 	}
+	call->rule_id = r ? r->id : IPCW_NO_RULE;
+	enforced = r && (r->flags & IPCW_RULE_ENFORCE);
 
 	if (r && (r->flags & IPCW_RULE_MAX_SEGMENT) &&
 	    call->size > r->max_segment_bytes) {
 		decide(rule, r, call, uid, IPCW_LIMIT_SEGMENT, 0, 0,
-		       r->max_segment_bytes, uid, gid, EINVAL);
-		if (r->flags & IPCW_RULE_ENFORCE)
+		       r->max_segment_bytes, uid, gid, enforced, EINVAL);
+		if (enforced)
 			return -EINVAL;
 	}
 
-	/* reserve first: two requests cannot both pass on one margin */
-	charge_all(call->owner, call->size, 1);
+	/*
+	 * 2^63 bytes or more cannot be a charge (it would be negative);
+	 * no file that large can be set up, so newseg() fails anyway.
+	 * Over any total a rule can have: refused where one applies.
+	 */
+	if (call->size > (__u64)0x7fffffffffffffffULL) {
+		if (!r || !(r->flags & IPCW_RULE_MAX_TOTAL))
+			return 0;
+		decide(rule, r, call, uid, IPCW_LIMIT_TOTAL, 0, 0,
+		       r->max_total_bytes, uid, gid, enforced, ENOSPC);
+		return enforced ? -ENOSPC : 0;
+	}
+
+	/*
+	 * A place for its record, then the charge, reserved before the
+	 * check: two requests cannot both pass on one margin. Either
+	 * failing is logged, and refused when the policy enforces.
+	 */
+	if (__sync_fetch_and_add(&charges_reserved, 1) >= IPCW_CHARGES_MAX) {
+		__sync_fetch_and_add(&charges_reserved, -1);
+		goto unaccounted;
+	}
+	call->reserved = 1;
+	if (charge_all(call->owner, call->size)) {
+		release_place(call);
+		goto unaccounted;
+	}
 	call->charged = 1;
 	if (!r || !(r->flags & (IPCW_RULE_MAX_TOTAL | IPCW_RULE_MAX_COUNT)))
 		return 0;
@@ -297,33 +399,39 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 		key.owner = uid;
 	}
 	total = bpf_map_lookup_elem(&owner_totals, &key);
-	if (!total)
-		return 0;
-	bytes = total->bytes;
-	segments = total->segments;
+	/* charged just now: gone only if pruned by a racing credit */
+	bytes = total ? total->bytes : (__s64)call->size;
+	segments = total ? total->segments : 1;
 	seed = bpf_map_lookup_elem(&seed_totals, &key);
 	if (seed) {
 		bytes += seed->bytes;
 		segments += seed->segments;
 	}
 
-	if ((r->flags & IPCW_RULE_MAX_TOTAL) && bytes > r->max_total_bytes) {
+	if ((r->flags & IPCW_RULE_MAX_TOTAL) &&
+	    bytes > (__s64)r->max_total_bytes) {
 		decide(rule, r, call, key.owner, IPCW_LIMIT_TOTAL, bytes,
-		       segments,
-		       r->max_total_bytes, uid, gid, ENOSPC);
+		       segments, r->max_total_bytes, uid, gid, enforced,
+		       ENOSPC);
 	} else if ((r->flags & IPCW_RULE_MAX_COUNT) &&
-		   segments > r->max_segments) {
+		   segments > (__s64)r->max_segments) {
 		decide(rule, r, call, key.owner, IPCW_LIMIT_COUNT, bytes,
-		       segments,
-		       r->max_segments, uid, gid, ENOSPC);
+		       segments, r->max_segments, uid, gid, enforced, ENOSPC);
 	} else {
 		return 0;
 	}
-	if (!(r->flags & IPCW_RULE_ENFORCE))
+	if (!enforced)
 		return 0;
-	charge_all(call->owner, call->size, -1);
+	credit_all(call->owner, call->size);
 	call->charged = 0;
+	release_place(call);
 	return -ENOSPC;
+
+unaccounted:
+	/* the totals cannot be kept: refuse rather than let it pass */
+	decide(rule, r, call, uid, IPCW_LIMIT_ACCOUNTING, 0, 0, 0, uid, gid,
+	       enforcing, ENOSPC);
+	return enforcing ? -ENOSPC : 0;
 }
 
 SEC("fexit/newseg")
@@ -338,15 +446,20 @@ int BPF_PROG(policy_newseg_exit, struct ipc_namespace *ns,
 	if (call->charged) {
 		if (ret >= 0) {
 			struct ipcw_charge_key k = { call->ipcns, ret };
-			struct ipcw_charge c = { .size = call->size };
+			struct ipcw_charge c = { .size = call->size,
+						 .rule_id = call->rule_id };
 
 			__builtin_memcpy(c.owner, call->owner, sizeof(c.owner));
-			bpf_map_update_elem(&charges, &k, &c, BPF_ANY);
+			/* its place was reserved: this cannot find it full */
+			if (bpf_map_update_elem(&charges, &k, &c, BPF_ANY))
+				__sync_fetch_and_add(&credit_failures, 1);
+			call->reserved = 0;	/* the record holds it now */
 		} else {
 			/* refused after the check, by the kernel itself */
-			charge_all(call->owner, call->size, -1);
+			credit_all(call->owner, call->size);
 		}
 	}
+	release_place(call);
 	bpf_map_delete_elem(&calls, &pid_tgid);
 	return 0;
 }
@@ -368,7 +481,8 @@ int BPF_PROG(policy_shm_destroy, struct ipc_namespace *ns,
 	/* whoever deletes the charge credits it: once */
 	if (bpf_map_delete_elem(&charges, &k))
 		return 0;
-	charge_all(copy.owner, copy.size, -1);
+	__sync_fetch_and_add(&charges_reserved, -1);
+	credit_all(copy.owner, copy.size);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #define IPCWATCH_POLICY_BPF_H
 
 #ifndef __VMLINUX_H__
+#include <linux/bpf.h>
 #include <linux/types.h>
 #endif
 
@@ -27,11 +28,14 @@ enum ipcw_rule_flags {
 enum ipcw_scope { IPCW_SCOPE_UID, IPCW_SCOPE_GID, IPCW_SCOPE_CGROUP,
 		  IPCW_SCOPE_IPCNS };
 
+/* The rule id of a segment no rule matched. */
+#define IPCW_NO_RULE 0
+
 struct ipcw_rule {
 	__u32 flags;
 	__u32 scope;		/* enum ipcw_scope */
 	__u32 uid, gid, ipcns;
-	__u32 pad;
+	__u32 id;		/* stable across reloads: policy_rule_id() */
 	__u64 max_segment_bytes;
 	__u64 max_total_bytes;
 	__u64 max_segments;
@@ -39,20 +43,33 @@ struct ipcw_rule {
 
 /*
  * The rules map holds two generations of IPCW_MAX_RULES rules; a reload
- * writes the idle one, then flips this word: (generation << 32) | nrules,
- * one 64-bit store, so no request sees half a policy.
+ * writes the idle one, then flips this word:
+ * (generation << 32) | (flags << 8) | nrules, one 64-bit store, so no
+ * request sees half a policy.
  */
 struct ipcw_policy_config {
 	__u64 live;
 };
 
+enum ipcw_live_flags {
+	/* some rule enforces: a request that cannot be accounted is refused */
+	IPCW_LIVE_ENFORCING = 1 << 0,
+};
+
+#define IPCW_LIVE(gen, flags, nrules) \
+	((__u64)(gen) << 32 | (__u64)(flags) << 8 | (nrules))
+
 #define IPCW_RULE_SLOTS (2 * IPCW_MAX_RULES)
 
 /*
  * Per-owner totals, kept for every scope whatever the rules say, so a
- * reload that changes rules or their order needs no recount.
+ * reload that changes rules or their order needs no recount. A total
+ * that falls to zero is deleted (pruned); the dead flag, set under the
+ * lock, tells a concurrent charge to make a fresh one instead.
  */
 #define IPCW_SCOPES 4
+#define IPCW_OWNERS_DEFAULT 65536
+#define IPCW_CHARGES_MAX 262144
 
 struct ipcw_owner_key {
 	__u32 scope;		/* enum ipcw_scope */
@@ -61,6 +78,14 @@ struct ipcw_owner_key {
 };
 
 struct ipcw_owner_total {
+	struct bpf_spin_lock lock;
+	__u32 dead;
+	__s64 bytes;
+	__s64 segments;
+};
+
+/* Totals of the segments that existed at start: user space's own. */
+struct ipcw_seed_total {
 	__s64 bytes;
 	__s64 segments;
 };
@@ -71,13 +96,26 @@ struct ipcw_charge_key {
 	__s32 id;
 };
 
+/*
+ * Per segment: what it was charged to and the rule that matched when it
+ * was created, decided once (in the kernel, or by enforce for segments
+ * that existed before it started). The reaper, the alerts and the
+ * metrics read it; nothing matches rules again.
+ */
 struct ipcw_charge {
 	__u64 owner[IPCW_SCOPES];	/* by enum ipcw_scope */
 	__u64 size;
+	__u32 rule_id;			/* IPCW_NO_RULE: none matched */
+	__u32 pad;
 };
 
+/*
+ * What a decision is about: a limit of the rule, or the accounting
+ * itself (a full or failed map update; refused when the policy
+ * enforces).
+ */
 enum ipcw_limit { IPCW_LIMIT_SEGMENT, IPCW_LIMIT_TOTAL, IPCW_LIMIT_COUNT,
-		  IPCW_LIMIT_MAX };
+		  IPCW_LIMIT_ACCOUNTING, IPCW_LIMIT_MAX };
 
 /* A shmget() that broke a rule: refused (enforce) or logged (audit). */
 struct ipcw_decision {
@@ -88,15 +126,20 @@ struct ipcw_decision {
 	__s64 total_segments;
 	__u64 limit;
 	__u32 pid, tid, uid, gid, ipcns;
-	__u32 rule;
+	__u32 rule;		/* index in its generation, IPCW_MAX_RULES: none */
+	__u32 rule_id;		/* IPCW_NO_RULE: none matched */
 	__u32 scope;
 	__u32 kind;		/* enum ipcw_limit */
 	__u32 enforced;		/* refused, else only logged */
 	__s32 err;		/* errno returned when refused */
+	__u32 pad;
 	char comm[16];
 };
 
-/* counters[rule * IPCW_LIMIT_MAX * 2 + kind * 2 + enforced] */
-#define IPCW_COUNTERS (IPCW_MAX_RULES * IPCW_LIMIT_MAX * 2)
+/*
+ * counters[rule * IPCW_LIMIT_MAX * 2 + kind * 2 + enforced]; rule
+ * IPCW_MAX_RULES counts what no rule matched (accounting failures).
+ */
+#define IPCW_COUNTERS ((IPCW_MAX_RULES + 1) * IPCW_LIMIT_MAX * 2)
 
 #endif

@@ -36,73 +36,82 @@ static bool was_active(const struct alerts *al, struct alert_key k)
 	return false;
 }
 
+static bool marked(const struct tick *t, struct alert_key k)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!memcmp(&t->over[i], &k, sizeof(k)))
+			return true;
+	return false;
+}
+
 /* Over the threshold: fire unless it already was on the last tick. */
 static void over(struct alerts *al, struct tick *t, struct alert_key k,
-		 const struct policy_rule *r, uint32_t owner, int id,
-		 uint64_t bytes, uint64_t threshold, alert_fn fn, void *ctx)
+		 const struct policy_rule *r, enum policy_scope scope,
+		 uint64_t owner, int id, uint64_t bytes, uint64_t threshold,
+		 alert_fn fn, void *ctx)
 {
 	mark(t, k);
 	if (was_active(al, k))
 		return;
 	al->fired[k.kind]++;
-	fn((enum alert_kind)k.kind, r, owner, id, bytes, threshold, ctx);
+	fn((enum alert_kind)k.kind, r, scope, owner, id, bytes, threshold,
+	   ctx);
 }
 
-struct owner_sum {
-	uint32_t uid, gid;
-	uint64_t bytes;
+struct seg_view {
+	bool has;		/* a record, with a rule of this policy */
+	struct seg_record rec;
 };
 
 void alerts_tick(struct alerts *al, const struct ipc_state *st,
-		 const struct policy *p, alert_fn fn, void *ctx)
+		 const struct policy *p, seg_record_fn record, alert_fn fn,
+		 void *ctx)
 {
-	struct owner_sum *owners = calloc(st->nsegs ? st->nsegs : 1,
-					  sizeof(*owners));
+	struct seg_view *v = calloc(st->nsegs ? st->nsegs : 1, sizeof(*v));
 	struct tick t = { 0 };
 	uint64_t ns_bytes = 0;
-	size_t i, j, nowners = 0;
+	size_t i, j;
 	int rule;
 
-	if (!owners)
+	if (!v)
 		return;
+	for (i = 0; i < st->nsegs; i++) {
+		ns_bytes += st->segs[i].row.size;
+		v[i].has = record(&st->segs[i], &v[i].rec, ctx);
+	}
 	for (i = 0; i < st->nsegs; i++) {
 		const struct seg *s = &st->segs[i];
 		const struct policy_rule *r;
+		struct alert_key k;
+		uint64_t owner, bytes = 0;
 
-		ns_bytes += s->row.size;
-		for (j = 0; j < nowners && owners[j].uid != s->row.uid; j++)
-			;
-		if (j == nowners) {
-			owners[nowners].uid = s->row.uid;
-			owners[nowners++].gid = s->row.gid;
-		}
-		owners[j].bytes += s->row.size;
-
-		rule = policy_match(p, s->row.uid, s->row.gid, "", st->ipcns);
-		if (rule < 0)
+		rule = v[i].has ? v[i].rec.rule : -1;
+		if (rule < 0 || rule >= p->nrules)
 			continue;
 		r = &p->rules[rule];
 		if (r->alert_segment_bytes.set &&
 		    s->row.size >= r->alert_segment_bytes.bytes)
 			over(al, &t, (struct alert_key){ ALERT_SEGMENT, rule,
-				s->row.id, s->row.ctime }, r, s->row.uid,
-			     s->row.id, s->row.size,
-			     r->alert_segment_bytes.bytes, fn, ctx);
-	}
-	for (j = 0; j < nowners; j++) {
-		const struct policy_rule *r;
-
-		rule = policy_match(p, owners[j].uid, owners[j].gid, "",
-				    st->ipcns);
-		if (rule < 0)
-			continue;
-		r = &p->rules[rule];
-		if (r->alert_owner_bytes.set &&
-		    owners[j].bytes >= r->alert_owner_bytes.bytes)
-			over(al, &t, (struct alert_key){ ALERT_OWNER, rule,
-				owners[j].uid, 0 }, r, owners[j].uid, -1,
-			     owners[j].bytes, r->alert_owner_bytes.bytes, fn,
+				s->row.id, s->row.ctime }, r, SCOPE_UID,
+			     v[i].rec.owner[IPCW_SCOPE_UID], s->row.id,
+			     s->row.size, r->alert_segment_bytes.bytes, fn,
 			     ctx);
+		if (!r->alert_owner_bytes.set)
+			continue;
+		/* the owner this rule accounts per, summed once a tick */
+		owner = v[i].rec.owner[r->scope];
+		k = (struct alert_key){ ALERT_OWNER, rule, r->scope,
+					(int64_t)owner };
+		if (marked(&t, k))
+			continue;
+		for (j = 0; j < st->nsegs; j++)
+			if (v[j].has && v[j].rec.owner[r->scope] == owner)
+				bytes += st->segs[j].row.size;
+		if (bytes >= r->alert_owner_bytes.bytes)
+			over(al, &t, k, r, r->scope, owner, -1, bytes,
+			     r->alert_owner_bytes.bytes, fn, ctx);
 	}
 	/* namespace thresholds: every rule that applies to this namespace */
 	for (rule = 0; rule < p->nrules; rule++) {
@@ -113,15 +122,15 @@ void alerts_tick(struct alerts *al, const struct ipc_state *st,
 			continue;
 		if (ns_bytes >= r->alert_namespace_bytes.bytes)
 			over(al, &t, (struct alert_key){ ALERT_NAMESPACE, rule,
-				st->ipcns, 0 }, r, 0, -1, ns_bytes,
-			     r->alert_namespace_bytes.bytes, fn, ctx);
+				st->ipcns, 0 }, r, SCOPE_IPCNS, st->ipcns, -1,
+			     ns_bytes, r->alert_namespace_bytes.bytes, fn, ctx);
 	}
 	/* what is not over any more re-arms */
 	free(al->active);
 	al->active = t.over;
 	al->n = t.n;
 	al->cap = t.cap;
-	free(owners);
+	free(v);
 }
 
 void alerts_free(struct alerts *al)

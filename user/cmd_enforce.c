@@ -42,6 +42,7 @@ struct enforce_args {
 	double interval_s;
 	double resync_s;
 	enum ipcw_mode mode;
+	uint32_t max_owners;
 	bool verbose;
 };
 
@@ -67,10 +68,12 @@ struct daemon {
 	int ntally;
 	uint64_t reloads_ok, reloads_failed;
 	uint64_t metrics_errors;
+	uint64_t unaccounted[2];	/* [enforced]: the totals were full */
 };
 
 enum { OPT_JSON = 0x100, OPT_ALERT_EXEC, OPT_METRICS_FILE,
-       OPT_METRICS_LISTEN, OPT_INTERVAL, OPT_RESYNC, OPT_MODE };
+       OPT_METRICS_LISTEN, OPT_INTERVAL, OPT_RESYNC, OPT_MODE,
+       OPT_MAX_OWNERS };
 
 static const struct argp_option options[] = {
 	{ "config", 'c', "FILE", 0, "The policy file (required)", 0 },
@@ -89,6 +92,9 @@ static const struct argp_option options[] = {
 	  "Re-read the segment table this often (default 10)", 0 },
 	{ "mode", OPT_MODE, "MODE", 0,
 	  "Events: tracepoint, fentry, kprobe or auto", 0 },
+	{ "max-owners", OPT_MAX_OWNERS, "N", 0,
+	  "Room for N per-owner totals in the kernel (default 65536); when "
+	  "full, shmget() is refused under an enforcing policy", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ 0 },
 };
@@ -134,6 +140,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MODE:
 		cli_mode(state, arg, &a->mode);
+		break;
+	case OPT_MAX_OWNERS:
+		a->max_owners = (uint32_t)cli_number(state, "max-owners", arg,
+						     16, 1U << 24);
 		break;
 	case 'v':
 		a->verbose = true;
@@ -186,12 +196,30 @@ static struct rule_tally *tally(struct daemon *d, const char *name)
 static int on_decision(const struct ipcw_decision *dec, void *ctx)
 {
 	struct daemon *d = ctx;
+	int rule = policy_rule_by_id(d->policy, dec->rule_id);
 
-	if (dec->rule < (uint32_t)d->policy->nrules && dec->kind < IPCW_LIMIT_MAX)
-		tally(d, d->policy->rules[dec->rule].name)
+	if (dec->kind == IPCW_LIMIT_ACCOUNTING)
+		d->unaccounted[dec->enforced ? 1 : 0]++;
+	else if (rule >= 0 && dec->kind < IPCW_LIMIT_MAX)
+		tally(d, d->policy->rules[rule].name)
 			->n[dec->kind][dec->enforced ? 1 : 0]++;
 	notify_decision(&d->notify, dec, d->policy);
 	return 0;
+}
+
+/* The kernel's record of a segment, read for the reaper and alerts. */
+static bool segment_record(const struct seg *s, struct seg_record *out,
+			   void *ctx)
+{
+	struct daemon *d = ctx;
+	struct ipcw_charge c;
+
+	if (enforcer_segment(d->enforcer, d->st.ipcns, s->row.id, &c) ||
+	    c.size != s->row.size)
+		return false;
+	out->rule = policy_rule_by_id(d->policy, c.rule_id);
+	memcpy(out->owner, c.owner, sizeof(out->owner));
+	return true;
 }
 
 static int on_event(const struct ipcw_event *e, void *ctx)
@@ -214,14 +242,14 @@ static void on_reaped(const struct seg *s, const struct policy_rule *r,
 }
 
 static void on_alert(enum alert_kind kind, const struct policy_rule *r,
-		     uint32_t owner, int id, uint64_t bytes,
-		     uint64_t threshold, void *ctx)
+		     enum policy_scope scope, uint64_t owner, int id,
+		     uint64_t bytes, uint64_t threshold, void *ctx)
 {
 	struct daemon *d = ctx;
 
 	tally(d, r->name)->alerts[kind]++;
-	notify_alert(&d->notify, kind, r, d->st.ipcns, owner, id, bytes,
-		     threshold);
+	notify_alert(&d->notify, kind, r, d->st.ipcns, scope, owner, id,
+		     bytes, threshold);
 }
 
 /* The first line of a multi-line error, for a one-line message. */
@@ -360,6 +388,18 @@ static char *render_metrics(struct daemon *d)
 					       "rule", d->tally[i].name, "limit",
 					       limit_kind_name(k), "action",
 					       actions[e], NULL);
+	metrics_family(&m, "ipcwatch_policy_unaccounted_total", "counter",
+		       "shmget() calls the per-owner totals could not take: "
+		       "refused under an enforcing policy, else allowed");
+	metrics_sample(&m, (double)d->unaccounted[0], "action", "allowed",
+		       NULL);
+	metrics_sample(&m, (double)d->unaccounted[1], "action", "denied",
+		       NULL);
+	metrics_family(&m, "ipcwatch_policy_credit_failures_total", "counter",
+		       "Charges that could not be given back (totals left "
+		       "high: refuses more, never less)");
+	metrics_sample(&m, (double)enforcer_credit_failures(d->enforcer),
+		       NULL);
 	metrics_family(&m, "ipcwatch_reaped_segments_total", "counter",
 		       "Orphaned segments removed");
 	for (i = 0; i < d->ntally; i++)
@@ -444,8 +484,10 @@ static int tick(struct daemon *d, uint64_t *next_resync)
 		notify_message(&d->notify, LOG_ERR, "error", "%s", err);
 		return ret;
 	}
-	reaper_tick(&d->reaper, &d->st, d->policy, mono_ns(), on_reaped, d);
-	alerts_tick(&d->alerts, &d->st, d->policy, on_alert, d);
+	reaper_tick(&d->reaper, &d->st, d->policy, mono_ns(), segment_record,
+		    on_reaped, d);
+	alerts_tick(&d->alerts, &d->st, d->policy, segment_record, on_alert,
+		    d);
 	export_metrics(d);
 	notify_reap_children(&d->notify);
 	return 0;
@@ -464,13 +506,14 @@ static void shutdown_daemon(struct daemon *d)
 
 int cmd_enforce(int argc, char **argv)
 {
-	struct enforce_args a = { .interval_s = 1, .resync_s = 10 };
+	struct enforce_args a = { .interval_s = 1, .resync_s = 10,
+				  .max_owners = IPCW_OWNERS_DEFAULT };
 	struct collector_opts copts = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct daemon *d = calloc(1, sizeof(*d));
 	uint64_t next_tick, next_resync;
 	char err[8192];
-	size_t seeded;
+	size_t seeded, unaccounted;
 	int ret = 0;
 
 	if (!d) {
@@ -500,8 +543,8 @@ int cmd_enforce(int argc, char **argv)
 	}
 	notify_init(&d->notify, a.json, a.alert_exec);
 
-	d->enforcer = enforcer_open(d->policy, on_decision, d, a.verbose, err,
-				    sizeof(err));
+	d->enforcer = enforcer_open(d->policy, on_decision, d, a.max_owners,
+				    a.verbose, err, sizeof(err));
 	if (!d->enforcer) {
 		cli_fail("enforce", "%s", err);
 		goto fail;
@@ -515,8 +558,16 @@ int cmd_enforce(int argc, char **argv)
 	}
 	/* both attached: now nothing slips between them and the tables */
 	if (state_snapshot(&d->st, err, sizeof(err)) ||
-	    enforcer_seed(d->enforcer, &seeded, err, sizeof(err))) {
+	    enforcer_seed(d->enforcer, d->policy, &seeded, &unaccounted, err,
+			  sizeof(err))) {
 		cli_fail("enforce", "%s", err);
+		goto fail;
+	}
+	/* totals short of what exists would let quotas be passed */
+	if (unaccounted && policy_enforces(d->policy)) {
+		cli_fail("enforce", "%zu existing segments cannot be charged: "
+			 "the per-owner totals are full (raise --max-owners)",
+			 unaccounted);
 		goto fail;
 	}
 	if (a.metrics_listen) {

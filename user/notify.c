@@ -128,12 +128,22 @@ static void record_end(struct notifier *n, struct record *r, int priority,
 void notify_decision(struct notifier *n, const struct ipcw_decision *d,
 		     const struct policy *p)
 {
-	const char *rule = d->rule < (uint32_t)p->nrules ?
-			   p->rules[d->rule].name : "?";
+	/* by id: the policy may have been reloaded since the decision */
+	int idx = policy_rule_by_id(p, d->rule_id);
+	const char *rule = idx >= 0 ? p->rules[idx].name :
+			   d->rule_id == IPCW_NO_RULE ? "(none)" : "(reloaded)";
 	char text[512], a[UNITS_BUF], b[UNITS_BUF], c[UNITS_BUF];
 	struct record r;
 
-	if (d->kind == IPCW_LIMIT_SEGMENT)
+	if (d->kind == IPCW_LIMIT_ACCOUNTING)
+		snprintf(text, sizeof(text),
+			 "%s: shmget() of %s by pid %u (%.16s) uid %u: the "
+			 "per-owner totals cannot take it (full or failed "
+			 "update; see enforce --max-owners)",
+			 d->enforced ? "DENIED ENOSPC" : "UNACCOUNTED (allowed)",
+			 fmt_bytes(a, sizeof(a), d->size), d->pid, d->comm,
+			 d->uid);
+	else if (d->kind == IPCW_LIMIT_SEGMENT)
 		snprintf(text, sizeof(text),
 			 "%s: shmget() of %s by pid %u (%.16s) uid %u: over "
 			 "max_segment_bytes %s of rule %s",
@@ -208,21 +218,25 @@ void notify_reaped(struct notifier *n, const struct seg *s,
 }
 
 void notify_alert(struct notifier *n, enum alert_kind kind,
-		  const struct policy_rule *r, uint32_t ipcns, uint32_t owner,
-		  int id, uint64_t bytes, uint64_t threshold)
+		  const struct policy_rule *r, uint32_t ipcns,
+		  enum policy_scope scope, uint64_t owner, int id,
+		  uint64_t bytes, uint64_t threshold)
 {
 	char text[512], a[UNITS_BUF], b[UNITS_BUF];
 	struct record rec;
 
 	if (kind == ALERT_SEGMENT)
 		snprintf(text, sizeof(text),
-			 "ALERT segment id %d of uid %u is %s, at or over %s "
-			 "(rule %s)", id, owner, fmt_bytes(a, sizeof(a), bytes),
+			 "ALERT segment id %d of uid %llu is %s, at or over %s "
+			 "(rule %s)", id, (unsigned long long)owner,
+			 fmt_bytes(a, sizeof(a), bytes),
 			 fmt_bytes(b, sizeof(b), threshold), r->name);
 	else if (kind == ALERT_OWNER)
 		snprintf(text, sizeof(text),
-			 "ALERT uid %u holds %s of shared memory, at or over %s "
-			 "(rule %s)", owner, fmt_bytes(a, sizeof(a), bytes),
+			 "ALERT %s %llu holds %s of shared memory, at or over "
+			 "%s (rule %s)", policy_scope_name(scope),
+			 (unsigned long long)owner,
+			 fmt_bytes(a, sizeof(a), bytes),
 			 fmt_bytes(b, sizeof(b), threshold), r->name);
 	else
 		snprintf(text, sizeof(text),
@@ -235,10 +249,13 @@ void notify_alert(struct notifier *n, enum alert_kind kind,
 	jw_kv_string(rec.jw, "kind", alert_kind_name(kind));
 	jw_kv_string(rec.jw, "rule", r->name);
 	jw_kv_uint(rec.jw, "ipcns", ipcns);
-	if (kind != ALERT_NAMESPACE)
+	if (kind == ALERT_SEGMENT) {
 		jw_kv_uint(rec.jw, "owner_uid", owner);
-	if (kind == ALERT_SEGMENT)
 		jw_kv_int(rec.jw, "id", id);
+	} else if (kind == ALERT_OWNER) {
+		jw_kv_string(rec.jw, "scope", policy_scope_name(scope));
+		jw_kv_uint(rec.jw, "owner", owner);
+	}
 	jw_kv_uint(rec.jw, "bytes", bytes);
 	jw_kv_uint(rec.jw, "threshold", threshold);
 	record_end(n, &rec, LOG_WARNING, text);

@@ -37,10 +37,15 @@ void notify_reaped(struct notifier *n, const struct seg *s,
 
 enum alert_kind { ALERT_SEGMENT, ALERT_OWNER, ALERT_NAMESPACE };
 
-/* A threshold crossed: @id is the segment for ALERT_SEGMENT, else -1. */
+/*
+ * A threshold crossed: @id is the segment for ALERT_SEGMENT, else -1;
+ * @owner in @scope (the creator's uid of a segment, the rule's scope
+ * for an owner, the namespace).
+ */
 void notify_alert(struct notifier *n, enum alert_kind kind,
-		  const struct policy_rule *r, uint32_t ipcns, uint32_t owner,
-		  int id, uint64_t bytes, uint64_t threshold);
+		  const struct policy_rule *r, uint32_t ipcns,
+		  enum policy_scope scope, uint64_t owner, int id,
+		  uint64_t bytes, uint64_t threshold);
 
 /* A line about ipcwatch itself: started, reloaded, a broken policy. */
 void notify_message(struct notifier *n, int priority, const char *type,

@@ -120,7 +120,8 @@ static bool parse_duration(const char *v, uint64_t *out)
 			scale = units[i].scale;
 			num[len - 1] = '\0';
 		}
-	if (!parse_u64(num, UINT64_MAX / scale, out))
+	/* the bound is checked before multiplying: nothing wraps */
+	if (!parse_u64(num, POLICY_MAX_DURATION_S / scale, out))
 		return false;
 	*out *= scale;
 	return true;
@@ -149,7 +150,9 @@ static bool parse_amount(const char *v, uint64_t mem_total,
 		a->percent = true;
 		a->share = share;
 		a->bytes = (uint64_t)((long double)mem_total * share / 100);
-	} else if (!parse_bytes(v, &a->bytes)) {
+	} else if (!parse_bytes(v, &a->bytes) || a->bytes > POLICY_MAX_BYTES) {
+		/* 2^63 or more: no segment can be that large, and a charge
+		 * of it would be negative */
 		return false;
 	}
 	a->set = true;
@@ -162,13 +165,21 @@ static struct policy_rule *new_rule(struct parse *ps, const char *name)
 	struct policy_rule *r;
 	int i;
 
-	for (i = 0; i < p->nrules; i++)
+	for (i = 0; i < p->nrules; i++) {
 		if (!strcmp(p->rules[i].name, name)) {
 			error_at(ps, ps->section_line,
 				 "rule '%s' is defined twice (first at line %d)",
 				 name, p->rules[i].line);
 			return NULL;
 		}
+		if (policy_rule_id(p->rules[i].name) == policy_rule_id(name)) {
+			error_at(ps, ps->section_line,
+				 "rule '%s' has the id of rule '%s' (line %d): "
+				 "rename one", name, p->rules[i].name,
+				 p->rules[i].line);
+			return NULL;
+		}
+	}
 	if (p->nrules == POLICY_MAX_RULES) {
 		error_at(ps, ps->section_line, "more than %d rules",
 			 POLICY_MAX_RULES);
@@ -308,7 +319,7 @@ static void rule_key(struct parse *ps, struct policy_rule *r, const char *k,
 		if (!parse_duration(v, &r->rmid_grace_s)) {
 			error_at(ps, ps->line,
 				 "rmid_grace '%s' (seconds, or with s, "
-				 "m, h, d)", v);
+				 "m, h, d; at most 100 years)", v);
 			return;
 		}
 	} else {
@@ -330,8 +341,8 @@ static void rule_key(struct parse *ps, struct policy_rule *r, const char *k,
 		}
 		if (!parse_amount(v, ps->mem_total, amount)) {
 			error_at(ps, ps->line,
-				 "%s '%s' (bytes such as 64G, or a %% "
-				 "of MemTotal)", k, v);
+				 "%s '%s' (bytes such as 64G, below 8E, "
+				 "or a %% of MemTotal)", k, v);
 			return;
 		}
 		if (amount->bytes == 0) {
@@ -441,6 +452,16 @@ int policy_load(const char *path, uint64_t mem_total, struct policy *p,
 	if (!ps.errors && p->nrules == 0)
 		error_at(&ps, ps.line, "no [rule NAME] section");
 	return ps.errors ? -1 : 0;
+}
+
+bool policy_enforces(const struct policy *p)
+{
+	int i;
+
+	for (i = 0; i < p->nrules; i++)
+		if (p->rules[i].mode == POLICY_ENFORCE)
+			return true;
+	return false;
 }
 
 const char *policy_mode_name(enum policy_mode mode)
@@ -554,12 +575,35 @@ int policy_match(const struct policy *p, uint32_t uid, uint32_t gid,
 	return -1;
 }
 
+/* FNV-1a, 32 bits */
+uint32_t policy_rule_id(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h == IPCW_NO_RULE ? 1 : h;
+}
+
+int policy_rule_by_id(const struct policy *p, uint32_t id)
+{
+	int i;
+
+	if (id == IPCW_NO_RULE)
+		return -1;
+	for (i = 0; i < p->nrules; i++)
+		if (policy_rule_id(p->rules[i].name) == id)
+			return i;
+	return -1;
+}
+
 const char *limit_kind_name(enum ipcw_limit kind)
 {
 	switch (kind) {
 	case IPCW_LIMIT_SEGMENT: return "max_segment_bytes";
 	case IPCW_LIMIT_TOTAL: return "max_total_bytes";
 	case IPCW_LIMIT_COUNT: return "max_segments";
+	case IPCW_LIMIT_ACCOUNTING: return "accounting";
 	default: return "?";
 	}
 }

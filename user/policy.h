@@ -31,6 +31,10 @@ enum policy_mode { POLICY_AUDIT, POLICY_ENFORCE };
 /* What the per-owner totals of a rule are kept per. */
 enum policy_scope { SCOPE_UID, SCOPE_GID, SCOPE_CGROUP, SCOPE_IPCNS };
 
+/* The largest size and duration a policy can give. */
+#define POLICY_MAX_BYTES ((uint64_t)INT64_MAX)
+#define POLICY_MAX_DURATION_S (100ULL * 366 * 86400)
+
 /* A size: bytes, or a share of MemTotal resolved at load. */
 struct policy_amount {
 	bool set;
@@ -88,6 +92,35 @@ void policy_describe(const struct policy *p, FILE *out);
  */
 int policy_match(const struct policy *p, uint32_t uid, uint32_t gid,
 		 const char *cgroup_path, uint32_t ipcns);
+
+/*
+ * A rule's id, what the kernel records per segment: a hash of its name,
+ * so it stays the same across reloads that move or change the rule;
+ * never IPCW_NO_RULE. policy_load() refuses two names with one id.
+ */
+uint32_t policy_rule_id(const char *name);
+
+/* The index of the rule with @id in @p, or -1 (none, or gone). */
+int policy_rule_by_id(const struct policy *p, uint32_t id);
+
+/*
+ * What was decided for one segment when it was created (or seeded):
+ * the index of its rule in the policy in force, -1 for none, and the
+ * owners it was charged to, by enum ipcw_scope. The reaper and the
+ * alerts read it; they never match rules again.
+ */
+struct seg;
+struct seg_record {
+	int rule;
+	uint64_t owner[IPCW_SCOPES];
+};
+
+/* Fill @out for @s: false when there is no record of it. */
+typedef bool (*seg_record_fn)(const struct seg *s, struct seg_record *out,
+			      void *ctx);
+
+/* Whether some rule enforces (else the policy only audits). */
+bool policy_enforces(const struct policy *p);
 
 const char *policy_mode_name(enum policy_mode mode);
 /* The policy key of a kernel decision: "max_total_bytes" */

@@ -178,6 +178,7 @@ static void to_bpf_rule(const struct policy_rule *r, struct ipcw_rule *b)
 		b->max_segments = r->max_segments;
 	}
 	b->scope = (uint32_t)r->scope;
+	b->id = policy_rule_id(r->name);
 }
 
 int enforcer_set_policy(struct enforcer *e, const struct policy *p,
@@ -188,8 +189,8 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 	int cg_fd = bpf_map__fd(e->skel->maps.rule_cgroups);
 	int cfg_fd = bpf_map__fd(e->skel->maps.policy_live);
 	struct ipcw_policy_config cfg;
+	uint32_t zero = 0, flags = 0;
 	struct ipcw_rule b;
-	uint32_t zero = 0;
 	int i;
 
 	/* write the idle generation, then flip: no half policy is seen */
@@ -197,6 +198,8 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 		uint32_t slot = base + (uint32_t)i;
 
 		to_bpf_rule(&p->rules[i], &b);
+		if (b.flags & IPCW_RULE_ENFORCE)
+			flags |= IPCW_LIVE_ENFORCING;
 		if (bpf_map_update_elem(rules_fd, &slot, &b, BPF_ANY)) {
 			snprintf(err, errlen, "writing rule %s: %s",
 				 p->rules[i].name, strerror(errno));
@@ -219,7 +222,7 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 			close(fd);
 		}
 	}
-	cfg.live = (uint64_t)gen << 32 | (uint32_t)p->nrules;
+	cfg.live = IPCW_LIVE(gen, flags, (uint32_t)p->nrules);
 	if (bpf_map_update_elem(cfg_fd, &zero, &cfg, BPF_ANY)) {
 		snprintf(err, errlen, "switching the policy: %s",
 			 strerror(errno));
@@ -230,8 +233,8 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 }
 
 struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
-			       void *ctx, bool verbose, char *err,
-			       size_t errlen)
+			       void *ctx, uint32_t max_owners, bool verbose,
+			       char *err, size_t errlen)
 {
 	struct enforcer *e = calloc(1, sizeof(*e));
 	char lsms[256];
@@ -254,8 +257,15 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			 lsms[0] ? "," : "");
 		goto fail;
 	}
-	e->skel = policy_bpf__open_and_load();
-	if (!e->skel) {
+	e->skel = policy_bpf__open();
+	if (e->skel &&
+	    (bpf_map__set_max_entries(e->skel->maps.owner_totals, max_owners) ||
+	     bpf_map__set_max_entries(e->skel->maps.seed_totals, max_owners))) {
+		snprintf(err, errlen, "cannot size the owner maps to %u",
+			 max_owners);
+		goto fail;
+	}
+	if (!e->skel || policy_bpf__load(e->skel)) {
 		ret = -errno;
 		/* EACCES is the verifier's refusal, EPERM a missing right */
 		snprintf(err, errlen, "%s",
@@ -307,20 +317,26 @@ int enforcer_probe(bool verbose, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	e = enforcer_open(none, ignore_decision, NULL, verbose, err, errlen);
+	e = enforcer_open(none, ignore_decision, NULL, IPCW_OWNERS_DEFAULT,
+			  verbose, err, errlen);
 	enforcer_close(e);
 	free(none);
 	return e ? 0 : -1;
 }
 
-/* The cgroup id of a live process: the inode of its cgroup v2 dir. */
-static uint64_t process_cgroup_id(int pid)
+/*
+ * The cgroup of a live process: its id (the inode of its cgroup v2
+ * directory) and that directory, as the rules name it. 0 and "" when it
+ * cannot be read.
+ */
+static uint64_t process_cgroup(int pid, char *dir, size_t dirlen)
 {
-	char path[PATH_MAX], line[PATH_MAX - 32];
+	char path[64], line[PATH_MAX];
 	struct stat st;
-	FILE *f;
 	uint64_t id = 0;
+	FILE *f;
 
+	dir[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
 	f = fopen(path, "r");
 	if (!f)
@@ -328,46 +344,88 @@ static uint64_t process_cgroup_id(int pid)
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "0::", 3)) {
 			line[strcspn(line, "\n")] = '\0';
-			snprintf(path, sizeof(path), "/sys/fs/cgroup%s",
-				 line + 3);
-			if (!stat(path, &st))
+			/* a path too long to be a directory name is no cgroup */
+			if ((size_t)snprintf(dir, dirlen, "/sys/fs/cgroup%s",
+					     strcmp(line + 3, "/") ?
+					     line + 3 : "") < dirlen &&
+			    !stat(dir, &st))
 				id = st.st_ino;
+			else
+				dir[0] = '\0';
 		}
 	fclose(f);
 	return id;
 }
 
-static void add_seed(struct enforcer *e, const __u64 *owner,
-		     uint64_t size, int sign)
+/*
+ * Add one seeded segment to (or take it from) its owners' seed totals,
+ * all or none: 0, or -1 when a total cannot be made (the map is full).
+ */
+static int add_seed(struct enforcer *e, const __u64 *owner, uint64_t size,
+		    int sign)
 {
 	int fd = bpf_map__fd(e->skel->maps.seed_totals);
-	struct ipcw_owner_total t;
-	struct ipcw_owner_key k;
-	int scope;
+	struct ipcw_seed_total t[IPCW_SCOPES];
+	struct ipcw_owner_key k[IPCW_SCOPES];
+	int scope, done;
 
 	for (scope = 0; scope < IPCW_SCOPES; scope++) {
-		memset(&k, 0, sizeof(k));
-		k.scope = (uint32_t)scope;
-		k.owner = owner[scope];
+		memset(&k[scope], 0, sizeof(k[scope]));
+		k[scope].scope = (uint32_t)scope;
+		k[scope].owner = owner[scope];
 		/* only user space writes the seeds: no lost update */
-		if (bpf_map_lookup_elem(fd, &k, &t))
-			memset(&t, 0, sizeof(t));
-		t.bytes += sign * (int64_t)size;
-		t.segments += sign;
-		bpf_map_update_elem(fd, &k, &t, BPF_ANY);
+		if (bpf_map_lookup_elem(fd, &k[scope], &t[scope]))
+			memset(&t[scope], 0, sizeof(t[scope]));
 	}
+	for (done = 0; done < IPCW_SCOPES; done++) {
+		struct ipcw_seed_total v = t[done];
+
+		v.bytes += sign * (int64_t)size;
+		v.segments += sign;
+		if (bpf_map_update_elem(fd, &k[done], &v, BPF_ANY))
+			break;
+	}
+	if (done == IPCW_SCOPES)
+		return 0;
+	while (done--)
+		bpf_map_update_elem(fd, &k[done], &t[done], BPF_ANY);
+	return -1;
 }
 
-int enforcer_seed(struct enforcer *e, size_t *seeded, char *err,
-		  size_t errlen)
+/* What existed before the programs: decided here, once, as the kernel
+ * would have at creation (the creator's ids, its cgroup if alive). */
+static void seed_record(const struct policy *p, const struct shm_row *row,
+			uint32_t ipcns, struct ipcw_charge *c)
+{
+	char dir[PATH_MAX];
+	int rule;
+
+	memset(c, 0, sizeof(*c));
+	dir[0] = '\0';
+	c->size = row->size;
+	c->owner[IPCW_SCOPE_UID] = row->cuid;
+	c->owner[IPCW_SCOPE_GID] = row->cgid;
+	if (process_alive_since(row->cpid, row->ctime))
+		c->owner[IPCW_SCOPE_CGROUP] =
+			process_cgroup(row->cpid, dir, sizeof(dir));
+	c->owner[IPCW_SCOPE_IPCNS] = ipcns;
+	/* a creator gone: its cgroup is unknown, no cgroup rule matches */
+	rule = policy_match(p, row->cuid, row->cgid, dir, ipcns);
+	c->rule_id = rule < 0 ? IPCW_NO_RULE :
+		     policy_rule_id(p->rules[rule].name);
+}
+
+int enforcer_seed(struct enforcer *e, const struct policy *p, size_t *seeded,
+		  size_t *unaccounted, char *err, size_t errlen)
 {
 	int charges_fd = bpf_map__fd(e->skel->maps.charges);
+	__s64 *places = &e->skel->bss->charges_reserved;
 	uint32_t ipcns = own_ipcns();
 	struct shm_row *rows;
 	size_t n, i;
 	int ret;
 
-	*seeded = 0;
+	*seeded = *unaccounted = 0;
 	/* the programs are attached: what is created from now on is
 	 * charged by them, and a charge already there is theirs */
 	ret = read_shm_rows(&rows, &n, err, errlen);
@@ -375,19 +433,34 @@ int enforcer_seed(struct enforcer *e, size_t *seeded, char *err,
 		return ret;
 	for (i = 0; i < n; i++) {
 		struct ipcw_charge_key k = { ipcns, rows[i].id };
-		struct ipcw_charge c = { .size = rows[i].size };
+		struct ipcw_charge c;
 		struct shmid_ds ds;
 
-		/* creation charges the creator: cuid, cgid, its cgroup */
-		c.owner[IPCW_SCOPE_UID] = rows[i].cuid;
-		c.owner[IPCW_SCOPE_GID] = rows[i].cgid;
-		c.owner[IPCW_SCOPE_CGROUP] =
-			process_alive_since(rows[i].cpid, rows[i].ctime) ?
-			process_cgroup_id(rows[i].cpid) : 0;
-		c.owner[IPCW_SCOPE_IPCNS] = ipcns;
-		if (bpf_map_update_elem(charges_fd, &k, &c, BPF_NOEXIST))
+		seed_record(p, &rows[i], ipcns, &c);
+		if (rows[i].size > POLICY_MAX_BYTES) {
+			(*unaccounted)++;
 			continue;
-		add_seed(e, c.owner, c.size, 1);
+		}
+		/* a place in charges, as the kernel side takes one */
+		if (__atomic_fetch_add(places, 1, __ATOMIC_SEQ_CST) >=
+		    IPCW_CHARGES_MAX) {
+			__atomic_fetch_sub(places, 1, __ATOMIC_SEQ_CST);
+			(*unaccounted)++;
+			continue;
+		}
+		if (bpf_map_update_elem(charges_fd, &k, &c, BPF_NOEXIST)) {
+			__atomic_fetch_sub(places, 1, __ATOMIC_SEQ_CST);
+			/* EEXIST: the programs charged it themselves */
+			if (errno != EEXIST)
+				(*unaccounted)++;
+			continue;
+		}
+		if (add_seed(e, c.owner, c.size, 1)) {
+			if (!bpf_map_delete_elem(charges_fd, &k))
+				__atomic_fetch_sub(places, 1, __ATOMIC_SEQ_CST);
+			(*unaccounted)++;
+			continue;
+		}
 		(*seeded)++;
 		/*
 		 * Gone between the read and the charge, with no destroy to
@@ -397,12 +470,28 @@ int enforcer_seed(struct enforcer *e, size_t *seeded, char *err,
 		     ds.shm_ctime != rows[i].ctime ||
 		     ds.shm_cpid != rows[i].cpid) &&
 		    !bpf_map_delete_elem(charges_fd, &k)) {
+			__atomic_fetch_sub(places, 1, __ATOMIC_SEQ_CST);
 			add_seed(e, c.owner, c.size, -1);
 			(*seeded)--;
 		}
 	}
 	free(rows);
 	return 0;
+}
+
+int enforcer_segment(struct enforcer *e, uint32_t ipcns, int id,
+		     struct ipcw_charge *c)
+{
+	struct ipcw_charge_key k = { ipcns, id };
+
+	return bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.charges), &k, c) ?
+	       -errno : 0;
+}
+
+uint64_t enforcer_credit_failures(struct enforcer *e)
+{
+	return __atomic_load_n(&e->skel->bss->credit_failures,
+			       __ATOMIC_RELAXED);
 }
 
 int enforcer_poll(struct enforcer *e, int timeout_ms)
@@ -417,17 +506,19 @@ void enforcer_total(struct enforcer *e, enum ipcw_scope scope,
 {
 	struct ipcw_owner_key k = { .scope = scope, .owner = owner };
 	struct ipcw_owner_total t;
+	struct ipcw_seed_total seed;
 
 	*bytes = *segments = 0;
-	if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.owner_totals), &k,
-				 &t)) {
+	/* under the total's lock: bytes and segments of one moment */
+	if (!bpf_map_lookup_elem_flags(bpf_map__fd(e->skel->maps.owner_totals),
+				       &k, &t, BPF_F_LOCK)) {
 		*bytes += t.bytes;
 		*segments += t.segments;
 	}
 	if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.seed_totals), &k,
-				 &t)) {
-		*bytes += t.bytes;
-		*segments += t.segments;
+				 &seed)) {
+		*bytes += seed.bytes;
+		*segments += seed.segments;
 	}
 }
 

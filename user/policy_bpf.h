@@ -18,10 +18,14 @@ struct enforcer;
 
 typedef int (*decision_fn)(const struct ipcw_decision *d, void *ctx);
 
-/* Load and attach with @p in force: NULL with @err on failure. */
+/*
+ * Load and attach with @p in force: NULL with @err on failure.
+ * @max_owners sizes the per-owner totals (IPCW_OWNERS_DEFAULT); when
+ * they are full a request is refused under an enforcing policy.
+ */
 struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
-			       void *ctx, bool verbose, char *err,
-			       size_t errlen);
+			       void *ctx, uint32_t max_owners, bool verbose,
+			       char *err, size_t errlen);
 
 /*
  * Whether enforce can run here: its hooks, the load, the attach and the
@@ -36,11 +40,19 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 
 /*
  * Charge the segments that existed before the programs were attached
- * (this IPC namespace): 0 or -errno. Returns how many were seeded in
- * @seeded.
+ * (this IPC namespace), each with the rule @p gives it now: 0 or
+ * -errno. @seeded counts those charged, @unaccounted those that could
+ * not be (no room, or too large to be a charge).
  */
-int enforcer_seed(struct enforcer *e, size_t *seeded, char *err,
-		  size_t errlen);
+int enforcer_seed(struct enforcer *e, const struct policy *p, size_t *seeded,
+		  size_t *unaccounted, char *err, size_t errlen);
+
+/* The record of segment @id of namespace @ipcns: 0, or -ENOENT. */
+int enforcer_segment(struct enforcer *e, uint32_t ipcns, int id,
+		     struct ipcw_charge *c);
+
+/* Credits that could not be made: totals left too high (fail closed). */
+uint64_t enforcer_credit_failures(struct enforcer *e);
 
 /* Wait up to @timeout_ms for decisions: count handled, or -errno. */
 int enforcer_poll(struct enforcer *e, int timeout_ms);

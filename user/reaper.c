@@ -62,8 +62,8 @@ static bool still_the_orphan(const struct orphan *o)
 }
 
 void reaper_tick(struct reaper *rp, struct ipc_state *st,
-		 const struct policy *p, uint64_t now_ns, reaped_fn fn,
-		 void *ctx)
+		 const struct policy *p, uint64_t now_ns, seg_record_fn record,
+		 reaped_fn fn, void *ctx)
 {
 	size_t i, kept = 0;
 
@@ -72,14 +72,17 @@ void reaper_tick(struct reaper *rp, struct ipc_state *st,
 	for (i = 0; i < st->nsegs; i++) {
 		struct seg *s = &st->segs[i];
 		const struct policy_rule *r;
+		struct seg_record rec;
 		struct orphan *o;
 		int rule;
 
 		if (!seg_orphaned(s) || seg_dest(s))
 			continue;
-		/* the creator is gone: its cgroup is unknown */
-		rule = policy_match(p, s->row.uid, s->row.gid, "", st->ipcns);
-		if (rule < 0 || !p->rules[rule].rmid_forced)
+		/* decided at creation, with the creator's cgroup */
+		if (!record(s, &rec, ctx))
+			continue;
+		rule = rec.rule;
+		if (rule < 0 || rule >= p->nrules || !p->rules[rule].rmid_forced)
 			continue;
 		r = &p->rules[rule];
 		o = track(rp, s, rule, now_ns);

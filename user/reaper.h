@@ -36,11 +36,12 @@ typedef void (*reaped_fn)(const struct seg *s, const struct policy_rule *r,
 
 /*
  * Look at every segment of @st: remove the orphans whose grace is over.
- * @rmid is shmctl(IPC_RMID) unless a test puts something else there.
+ * The rule of a segment is the one its record names (@record): a
+ * segment without a record is never removed.
  */
 void reaper_tick(struct reaper *rp, struct ipc_state *st,
-		 const struct policy *p, uint64_t now_ns, reaped_fn fn,
-		 void *ctx);
+		 const struct policy *p, uint64_t now_ns, seg_record_fn record,
+		 reaped_fn fn, void *ctx);
 
 void reaper_free(struct reaper *rp);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "policy.h"
 
@@ -105,6 +106,57 @@ static void policy_first_match_wins(void **state)
 	assert_int_equal(policy_match(&pol, 0, 0, "/x", 7), 2);
 }
 
+/* Ids follow names, not places: a reload that moves a rule keeps it. */
+static void policy_rule_ids_by_name(void **state)
+{
+	char err[2048];
+	uint32_t id;
+
+	(void)state;
+	assert_int_equal(policy_load(EXAMPLE, MEM_TOTAL,
+				     &pol, err, sizeof(err)), 0);
+	/* FNV-1a of "postgres", computed apart from this code */
+	id = policy_rule_id("postgres");
+	assert_int_equal(id, 0xd0d4074eu);
+	assert_int_equal(policy_rule_by_id(&pol, id), 0);
+	assert_int_equal(policy_rule_by_id(&pol,
+					   policy_rule_id(pol.rules[2].name)),
+			 2);
+	assert_int_equal(policy_rule_by_id(&pol, IPCW_NO_RULE), -1);
+	assert_int_equal(policy_rule_by_id(&pol, policy_rule_id("gone")), -1);
+	assert_int_not_equal(policy_rule_id(""), IPCW_NO_RULE);
+	assert_true(policy_enforces(&pol));
+	pol.rules[0].mode = POLICY_AUDIT;
+	assert_false(policy_enforces(&pol));
+}
+
+/* The largest values a file may give, and one past them. */
+static void policy_bounds(void **state)
+{
+	char path[] = "/tmp/ipcwatch-bounds-XXXXXX", err[2048];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "[rule a]\nmax_total_bytes = 9223372036854775807\n"
+		"rmid_forced = yes\nrmid_grace = 36600d\n");
+	fclose(f);
+	assert_int_equal(policy_load(path, MEM_TOTAL, &pol, err, sizeof(err)),
+			 0);
+	assert_int_equal(pol.rules[0].max_total_bytes.bytes, INT64_MAX);
+	assert_int_equal(pol.rules[0].rmid_grace_s, 36600ULL * 86400);
+	f = fopen(path, "w");
+	fprintf(f, "[rule a]\nmax_total_bytes = 9223372036854775808\n"
+		"rmid_forced = yes\nrmid_grace = 3162240001s\n");
+	fclose(f);
+	assert_int_equal(policy_load(path, MEM_TOTAL, &pol, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, ":2: max_total_bytes"));
+	assert_non_null(strstr(err, ":4: rmid_grace"));
+	unlink(path);
+}
+
 static void policy_describe_in_words(void **state)
 {
 	char err[2048], *text = NULL;
@@ -162,9 +214,15 @@ int main(void)
 	static struct CMUnitTest tests[128] = {
 		cmocka_unit_test(policy_example_resolves),
 		cmocka_unit_test(policy_first_match_wins),
+		cmocka_unit_test(policy_rule_ids_by_name),
+		cmocka_unit_test(policy_bounds),
 		cmocka_unit_test(policy_describe_in_words),
 	};
-	int n = 3;
+	int n = 0;
+
+	/* after the fixed tests: the first empty slot */
+	while (tests[n].test_func)
+		n++;
 
 	n = add_dir(tests, n, CORPUS "/bad", bad_file);
 	n = add_dir(tests, n, CORPUS "/good", good_file);

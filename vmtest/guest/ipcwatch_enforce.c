@@ -576,6 +576,153 @@ static void test_reaper(void)
 	ipcwatch_free(&r);
 }
 
+/* Wait up to @seconds for segment @id to be gone. */
+static bool wait_seg_gone(int id, int seconds)
+{
+	int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		if (!seg_exists(id))
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
+/*
+ * The rule is the one the kernel recorded at creation: an orphan made in
+ * a cgroup whose rule does not reap is not reaped by a catch-all after
+ * it (matching again, with the creator gone, used to skip the cgroup
+ * rule).
+ */
+static void test_reaper_recorded_rule(void)
+{
+	const char *dir = "/sys/fs/cgroup/ipcwatch-reap";
+	struct ipcwatch_run r;
+	int boxed, outside;
+
+	fresh_ipc_ns();
+	mkdir(dir, 0755);
+	write_policy(POLICY, "[rule box]\ncgroup = %s\nmax_segments = 100\n"
+		     "[rule all]\nrmid_forced = yes\n", dir);
+	if (!tap_ok(start_enforce(&r, NULL), "reaper_rule.starts")) {
+		ipcwatch_free(&r);
+		rmdir(dir);
+		return;
+	}
+	boxed = shmget_in_cgroup(dir, 8192);	/* its creator exits */
+	outside = shmget_as(1000, 8192);
+	tap_ok(boxed >= 0 && outside >= 0, "reaper_rule.orphans_made");
+	tap_ok(wait_seg_gone(outside, 10), "reaper_rule.catch_all_reaps_its_own");
+	wait_ticks(2);	/* more reaper passes over the boxed orphan */
+	tap_ok(seg_exists(boxed), "reaper_rule.cgroup_rule_decides");
+	ipcwatch_stop(&r);
+	tap_is(count_records(&r, "reaped", NULL, NULL), 1,
+	       "reaper_rule.one_removal");
+	shmctl(boxed, IPC_RMID, NULL);
+	ipcwatch_free(&r);
+	rmdir(dir);
+}
+
+/*
+ * Room for 16 per-owner totals: owners beyond it are refused (enforce)
+ * or allowed (audit), logged and counted; totals that fall to zero are
+ * pruned, so owners that come and go take no room.
+ */
+static void test_owners_full(const char *mode)
+{
+	bool enforce = !strcmp(mode, "enforce");
+	int ids[32], n = 0, first_fail = 0, i, churn_ok = 0;
+	struct ipcwatch_run r;
+	char sample[96];
+	double unaccounted;
+	char *prom;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule cap]\nmax_segments = 1000\nmode = %s\n",
+		     mode);
+	if (!tap_ok(start_enforce(&r, "--max-owners=16"),
+		    "owners_full.%s.starts", mode)) {
+		ipcwatch_free(&r);
+		return;
+	}
+	/* each uid (with its own gid) takes two totals; the cgroup and the
+	 * namespace are shared: 7 owners fit in 16, the 8th does not */
+	for (i = 0; i < 12; i++) {
+		ids[n] = shmget_as(2000 + (uid_t)i, 4096);
+		if (ids[n] < 0) {
+			if (!first_fail)
+				first_fail = ids[n];
+			continue;
+		}
+		n++;
+	}
+	if (enforce) {
+		tap_is(n, 7, "owners_full.enforce.seven_owners_fit");
+		tap_is(first_fail, -ENOSPC, "owners_full.enforce.refused_enospc");
+	} else {
+		tap_is(n, 12, "owners_full.audit.all_allowed");
+	}
+	for (i = 0; i < n; i++)
+		shmctl(ids[i], IPC_RMID, NULL);
+	/* all gone: their totals pruned, new owners fit again */
+	for (i = 0; i < 40; i++) {
+		int id = shmget_as(3000 + (uid_t)i, 4096);
+
+		if (id >= 0) {
+			churn_ok++;
+			shmctl(id, IPC_RMID, NULL);
+		}
+	}
+	tap_is(churn_ok, 40, "owners_full.%s.pruned_owners_take_no_room",
+	       mode);
+	ipcwatch_stop(&r);
+	tap_is(count_records(&r, enforce ? "policy_denied" : "policy_audit",
+			     "limit", "accounting"), 5,
+	       "owners_full.%s.each_logged", mode);
+	prom = slurp_file(METRICS);
+	snprintf(sample, sizeof(sample),
+		 "ipcwatch_policy_unaccounted_total{action=\"%s\"}",
+		 enforce ? "denied" : "allowed");
+	unaccounted = metric(prom, sample);
+	tap_is((int)unaccounted, 5, "owners_full.%s.counted", mode);
+	ipcwatch_free(&r);
+}
+
+/*
+ * 2^63 bytes would be a negative charge: over any max_total_bytes, and
+ * the totals stay as they were.
+ */
+static void test_huge_request(void)
+{
+	struct ipcwatch_run r;
+	json_object *rec;
+	char *prom;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule db]\nuid = 1000\nmax_total_bytes = 1G\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, NULL), "huge.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_is(shmget_as(1000, (size_t)1 << 63), -ENOSPC,
+	       "huge.refused_by_the_total");
+	tap_ok(shmget_as(1000, 4096) >= 0, "huge.small_one_still_fits");
+	wait_ticks(2);
+	ipcwatch_stop(&r);
+	tap_is(count_records(&r, "policy_denied", "limit", "max_total_bytes"),
+	       1, "huge.logged");
+	rec = find_event(&r, "policy_denied", "uid", 1000, 0);
+	tap_ok(rec && juint(rec, "size") == 1ULL << 63,
+	       "huge.logged_with_its_size");
+	prom = slurp_file(METRICS);
+	tap_is((long long)metric(prom, "ipcwatch_owner_shm_bytes{scope=\"uid\","
+				  "owner=\"1000\"}"), 4096,
+	       "huge.total_not_negative");
+	ipcwatch_free(&r);
+}
+
 static void test_alerts(void)
 {
 	struct ipcwatch_run r;
@@ -799,6 +946,10 @@ int main(void)
 	test_total_and_count("audit");
 	test_totals_exact();
 	test_reaper();
+	test_reaper_recorded_rule();
+	test_owners_full("enforce");
+	test_owners_full("audit");
+	test_huge_request();
 	test_alerts();
 	test_reload_and_term();
 	test_metrics();
