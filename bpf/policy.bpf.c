@@ -108,6 +108,14 @@ struct {
 	__type(value, __u64);
 } lost_decisions SEC(".maps");
 
+/* Read by the daemons only: which build and daemon the pins belong to. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ipcw_pin_info);
+} pin_info SEC(".maps");
+
 /*
  * The start-up proof that the LSM is really on: the daemon's own test
  * shmget() of this random key must be refused, and counted. A key, not

@@ -142,4 +142,16 @@ struct ipcw_decision {
  */
 #define IPCW_COUNTERS ((IPCW_MAX_RULES + 1) * IPCW_LIMIT_MAX * 2)
 
+/*
+ * Who holds the pinned policy (pin_info[0]), written by user space only:
+ * the build of the programs, so a daemon adopts only its own, and the
+ * daemon running now (pid and start time, 0 when none has said so).
+ */
+struct ipcw_pin_info {
+	__u64 build;
+	__u64 starttime;	/* /proc/PID/stat field 22 */
+	__u32 pid;
+	__u32 max_owners;
+};
+
 #endif

@@ -4,7 +4,9 @@
  * kernel (policy_bpf.c); here the state of this IPC namespace is kept
  * (collector + state.c) for orphan reaping and alerts, decisions are
  * logged, and metrics are exported. SIGHUP reloads the policy (a broken
- * file keeps the old one in force); SIGTERM leaves nothing attached.
+ * file keeps the old one in force). The policy is pinned in bpffs, so a
+ * daemon that dies leaves the quotas in force for its successor to
+ * adopt; SIGTERM, SIGINT and --stop take it away.
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -14,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +33,7 @@
 #include "notify.h"
 #include "policy.h"
 #include "policy_bpf.h"
+#include "policy_pins.h"
 #include "reaper.h"
 #include "state.h"
 #include "sysvipc.h"
@@ -43,6 +49,8 @@ struct enforce_args {
 	double resync_s;
 	enum ipcw_mode mode;
 	uint32_t max_owners;
+	const char *pin_dir;
+	bool stop;
 	bool verbose;
 };
 
@@ -69,11 +77,14 @@ struct daemon {
 	uint64_t reloads_ok, reloads_failed;
 	uint64_t metrics_errors;
 	uint64_t unaccounted[2];	/* [enforced]: the totals were full */
+	uint64_t read_errors;		/* /proc or SHM_INFO reads that failed */
+	bool read_failing;		/* said once, until a read works */
+	bool stop;			/* SIGINT or SIGTERM: detach and leave */
 };
 
 enum { OPT_JSON = 0x100, OPT_ALERT_EXEC, OPT_METRICS_FILE,
        OPT_METRICS_LISTEN, OPT_INTERVAL, OPT_RESYNC, OPT_MODE,
-       OPT_MAX_OWNERS };
+       OPT_MAX_OWNERS, OPT_PIN_DIR, OPT_STOP };
 
 static const struct argp_option options[] = {
 	{ "config", 'c', "FILE", 0, "The policy file (required)", 0 },
@@ -95,6 +106,11 @@ static const struct argp_option options[] = {
 	{ "max-owners", OPT_MAX_OWNERS, "N", 0,
 	  "Room for N per-owner totals in the kernel (default 65536); when "
 	  "full, shmget() is refused under an enforcing policy", 0 },
+	{ "pin-dir", OPT_PIN_DIR, "DIR", 0,
+	  "Pin the policy in this bpffs directory, so it outlives the daemon "
+	  "(default " PINS_DEFAULT_DIR ")", 0 },
+	{ "stop", OPT_STOP, NULL, 0,
+	  "Stop the daemon holding --pin-dir and detach its policy", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ 0 },
 };
@@ -145,6 +161,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->max_owners = (uint32_t)cli_number(state, "max-owners", arg,
 						     16, 1U << 24);
 		break;
+	case OPT_PIN_DIR:
+		if (arg[0] != '/')
+			argp_error(state, "--pin-dir '%s': not an absolute path",
+				   arg);
+		a->pin_dir = arg;
+		break;
+	case OPT_STOP:
+		a->stop = true;
+		break;
 	case 'v':
 		a->verbose = true;
 		break;
@@ -152,7 +177,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
-		if (!a->config)
+		if (a->stop && a->config)
+			argp_error(state, "--stop takes no -c FILE");
+		if (!a->config && !a->stop)
 			argp_error(state, "-c FILE is required");
 		break;
 	default:
@@ -165,19 +192,10 @@ static const struct argp argp = {
 	options, parse_opt, NULL,
 	"Enforce a policy on System V shared memory: per-owner quotas refused\n"
 	"in the kernel (BPF LSM), orphaned segments removed, alerts on large\n"
-	"consumers, Prometheus metrics. SIGHUP reloads the policy file.",
+	"consumers, Prometheus metrics. SIGHUP reloads the policy file; the\n"
+	"policy stays in force if the daemon dies, until --stop or SIGTERM.",
 	NULL, NULL, NULL,
 };
-
-static volatile sig_atomic_t stop, reload;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGHUP)
-		reload = 1;
-	else
-		stop = 1;
-}
 
 static struct rule_tally *tally(struct daemon *d, const char *name)
 {
@@ -436,6 +454,9 @@ static char *render_metrics(struct daemon *d)
 		       "Differences between the event stream and the kernel's "
 		       "table found by resyncs");
 	metrics_sample(&m, (double)st->corrections, "ipcns", ns, NULL);
+	metrics_family(&m, "ipcwatch_read_errors_total", "counter",
+		       "Reads of /proc or SHM_INFO that failed (retried)");
+	metrics_sample(&m, (double)d->read_errors, NULL);
 	if (metrics_end(&m)) {
 		metrics_free(&m);
 		return NULL;
@@ -463,65 +484,241 @@ static void export_metrics(struct daemon *d)
 
 /* ---- the daemon ----------------------------------------------------------- */
 
-static int tick(struct daemon *d, uint64_t *next_resync)
+/* A read of the kernel's tables failed: said once, retried each tick. */
+static void read_failed(struct daemon *d, const char *err)
+{
+	d->read_errors++;
+	if (d->read_failing)
+		return;
+	d->read_failing = true;
+	notify_message(&d->notify, LOG_WARNING, "error",
+		       "%s (retried every interval; quotas are unaffected)",
+		       err);
+}
+
+static void read_worked(struct daemon *d)
+{
+	if (!d->read_failing)
+		return;
+	d->read_failing = false;
+	notify_message(&d->notify, LOG_NOTICE, "recovered",
+		       "reading the IPC tables works again (%llu failed reads)",
+		       (unsigned long long)d->read_errors);
+}
+
+static void tick(struct daemon *d, uint64_t *next_resync)
 {
 	char err[256];
-	int ret;
 
 	/* apply what is queued first, so a resync finds no false drift */
 	collector_poll(d->collector, 0);
 	d->st.lost = collector_lost(d->collector);
 	if (mono_ns() >= *next_resync) {
-		ret = state_resync(&d->st, err, sizeof(err));
-		if (ret) {
-			notify_message(&d->notify, LOG_ERR, "error", "%s", err);
-			return ret;
+		if (state_resync(&d->st, err, sizeof(err))) {
+			read_failed(d, err);
+			goto out;
 		}
 		*next_resync = mono_ns() + (uint64_t)(d->args->resync_s * 1e9);
 	}
-	ret = state_refresh(&d->st, err, sizeof(err));
-	if (ret) {
-		notify_message(&d->notify, LOG_ERR, "error", "%s", err);
-		return ret;
+	/* no reaping or alerts on a table that could not be read */
+	if (state_refresh(&d->st, err, sizeof(err))) {
+		read_failed(d, err);
+		goto out;
 	}
+	read_worked(d);
 	reaper_tick(&d->reaper, &d->st, d->policy, mono_ns(), segment_record,
 		    on_reaped, d);
 	alerts_tick(&d->alerts, &d->st, d->policy, segment_record, on_alert,
 		    d);
+out:
 	export_metrics(d);
 	notify_reap_children(&d->notify);
-	return 0;
 }
 
-static void shutdown_daemon(struct daemon *d)
+/* What arrived on the signalfd. */
+static void on_signals(struct daemon *d, int sfd)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGHUP:
+			do_reload(d);
+			break;
+		case SIGCHLD:
+			notify_reap_children(&d->notify);
+			break;
+		default:
+			d->stop = true;
+		}
+	}
+}
+
+/*
+ * Block the signals the daemon handles before anything is loaded (a
+ * SIGHUP during start is a reload once running, never a death); they
+ * arrive on the returned signalfd, or -1.
+ */
+static int take_signals(void)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	signal(SIGPIPE, SIG_IGN);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL))
+		return -1;
+	return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static int watch_fd(int ep, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* The one event loop: signals, events, decisions, and the ticks. */
+static int run(struct daemon *d, int sfd)
+{
+	uint64_t next_tick = mono_ns(), next_resync, now;
+	struct epoll_event evs[4];
+	int ep = epoll_create1(EPOLL_CLOEXEC), n, i, ret = 0;
+
+	if (ep < 0 || watch_fd(ep, sfd) ||
+	    watch_fd(ep, collector_fd(d->collector)) ||
+	    watch_fd(ep, enforcer_fd(d->enforcer))) {
+		notify_message(&d->notify, LOG_ERR, "error",
+			       "cannot watch the event buffers: %s",
+			       strerror(errno));
+		if (ep >= 0)
+			close(ep);
+		return -1;
+	}
+	next_resync = mono_ns() + (uint64_t)(d->args->resync_s * 1e9);
+	while (!d->stop) {
+		now = mono_ns();
+		n = epoll_wait(ep, evs, 4, now >= next_tick ? 0 :
+			       (int)((next_tick - now) / 1000000 + 1));
+		if (n < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		for (i = 0; i < n; i++)
+			if (evs[i].data.fd == sfd)
+				on_signals(d, sfd);
+		ret = collector_poll(d->collector, 0);
+		if (ret >= 0)
+			ret = enforcer_poll(d->enforcer, 0);
+		if (ret < 0)
+			break;
+		ret = 0;
+		if (d->stop || mono_ns() < next_tick)
+			continue;
+		tick(d, &next_resync);
+		next_tick = mono_ns() + (uint64_t)(d->args->interval_s * 1e9);
+	}
+	close(ep);
+	if (ret < 0)
+		notify_message(&d->notify, LOG_ERR, "error",
+			       "reading events: %s", strerror(-ret));
+	return ret;
+}
+
+/* @detach: take the policy away; else it stays pinned, in force. */
+static void shutdown_daemon(struct daemon *d, bool detach)
 {
 	metrics_stop(d->http);
 	collector_close(d->collector);
-	enforcer_close(d->enforcer);
+	if (detach)
+		enforcer_detach(d->enforcer);
+	else
+		enforcer_close(d->enforcer);
 	reaper_free(&d->reaper);
 	alerts_free(&d->alerts);
 	state_free(&d->st);
 	free(d->policy);
 }
 
+/* Whether the daemon of @info is gone, waiting up to @ms for it. */
+static bool wait_gone(const struct ipcw_pin_info *info, int ms)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	for (; ms > 0 && pins_holder_alive(info); ms -= 20)
+		nanosleep(&tick, NULL);
+	return !pins_holder_alive(info);
+}
+
+/* --stop: the daemon holding @dir leaves, and the pins go with it. */
+static int stop_pinned(const char *dir)
+{
+	struct ipcw_pin_info info;
+	struct stat st;
+	bool had_daemon;
+	int ret;
+
+	if (stat(dir, &st) && errno == ENOENT) {
+		fprintf(stderr, "ipcwatch enforce: nothing pinned in %s\n",
+			dir);
+		return 0;
+	}
+	had_daemon = !pins_read_info(dir, &info) && pins_holder_alive(&info);
+	if (had_daemon) {
+		/* SIGTERM: it logs its last decisions and detaches itself */
+		kill((pid_t)info.pid, SIGTERM);
+		if (!wait_gone(&info, 10000)) {
+			fprintf(stderr, "ipcwatch enforce: pid %u did not stop "
+				"within 10 s: killed\n", info.pid);
+			kill((pid_t)info.pid, SIGKILL);
+			wait_gone(&info, 2000);
+		}
+	}
+	ret = pins_remove(dir);
+	if (ret) {
+		cli_fail("enforce", "cannot remove %s: %s", dir,
+			 strerror(-ret));
+		return 1;
+	}
+	if (had_daemon)
+		fprintf(stderr, "ipcwatch enforce: stopped pid %u; the policy "
+			"is detached\n", info.pid);
+	else
+		fprintf(stderr, "ipcwatch enforce: no daemon was running; the "
+			"policy pinned in %s is detached\n", dir);
+	return 0;
+}
+
 int cmd_enforce(int argc, char **argv)
 {
 	struct enforce_args a = { .interval_s = 1, .resync_s = 10,
-				  .max_owners = IPCW_OWNERS_DEFAULT };
+				  .max_owners = IPCW_OWNERS_DEFAULT,
+				  .pin_dir = PINS_DEFAULT_DIR };
 	struct collector_opts copts = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct daemon *d = calloc(1, sizeof(*d));
-	uint64_t next_tick, next_resync;
+	struct enforcer_opts eopts = { 0 };
+	struct daemon *d;
 	char err[8192];
-	size_t seeded, unaccounted;
-	int ret = 0;
+	size_t seeded = 0, unaccounted = 0;
+	int sfd, ret;
 
+	argp_err_exit_status = EXIT_USAGE;
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (a.stop)
+		return stop_pinned(a.pin_dir);
+	/* before anything is loaded: see take_signals() */
+	sfd = take_signals();
+	if (sfd < 0) {
+		cli_fail("enforce", "cannot take signals: %s", strerror(errno));
+		return 1;
+	}
+	d = calloc(1, sizeof(*d));
 	if (!d) {
 		cli_fail("enforce", "out of memory");
 		return 1;
 	}
-	argp_err_exit_status = EXIT_USAGE;
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	d->args = &a;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
@@ -543,8 +740,11 @@ int cmd_enforce(int argc, char **argv)
 	}
 	notify_init(&d->notify, a.json, a.alert_exec);
 
-	d->enforcer = enforcer_open(d->policy, on_decision, d, a.max_owners,
-				    a.verbose, err, sizeof(err));
+	eopts.max_owners = a.max_owners;
+	eopts.verbose = a.verbose;
+	eopts.pin_dir = a.pin_dir;
+	d->enforcer = enforcer_open(d->policy, on_decision, d, &eopts, err,
+				    sizeof(err));
 	if (!d->enforcer) {
 		cli_fail("enforce", "%s", err);
 		goto fail;
@@ -556,10 +756,15 @@ int cmd_enforce(int argc, char **argv)
 		cli_fail("enforce", "%s", err);
 		goto fail;
 	}
-	/* both attached: now nothing slips between them and the tables */
+	/*
+	 * Both attached: now nothing slips between them and the tables.
+	 * Adopted totals are exact already: the pinned programs never
+	 * stopped charging.
+	 */
 	if (state_snapshot(&d->st, err, sizeof(err)) ||
-	    enforcer_seed(d->enforcer, d->policy, &seeded, &unaccounted, err,
-			  sizeof(err))) {
+	    (!enforcer_adopted(d->enforcer) &&
+	     enforcer_seed(d->enforcer, d->policy, &seeded, &unaccounted, err,
+			   sizeof(err)))) {
 		cli_fail("enforce", "%s", err);
 		goto fail;
 	}
@@ -577,55 +782,45 @@ int cmd_enforce(int argc, char **argv)
 			goto fail;
 		}
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 
-	notify_message(&d->notify, LOG_INFO, "started",
-		       "enforcing %s: %d rules, %zu existing segments charged, "
-		       "%s events", a.config, d->policy->nrules, seeded,
-		       mode_name(collector_mode(d->collector)));
+	if (enforcer_adopted(d->enforcer))
+		notify_started(&d->notify, true,
+			       "enforcing %s: %d rules, adopted the policy "
+			       "pinned in %s with its totals, %s events",
+			       a.config, d->policy->nrules, a.pin_dir,
+			       mode_name(collector_mode(d->collector)));
+	else
+		notify_started(&d->notify, false,
+			       "enforcing %s: %d rules, %zu existing segments "
+			       "charged, %s events", a.config,
+			       d->policy->nrules, seeded,
+			       mode_name(collector_mode(d->collector)));
 	if (d->http)
 		fprintf(stderr, "ipcwatch enforce: metrics on port %u\n",
 			metrics_port(d->http));
 	fprintf(stderr, "ipcwatch enforce: watching in %s mode\n",
 		mode_name(collector_mode(d->collector)));
 
-	next_tick = mono_ns();
-	next_resync = mono_ns() + (uint64_t)(a.resync_s * 1e9);
-	while (!stop) {
-		ret = collector_poll(d->collector, 50);
-		if (ret >= 0)
-			ret = enforcer_poll(d->enforcer, 0);
-		if (ret < 0) {
-			notify_message(&d->notify, LOG_ERR, "error",
-				       "reading events: %s", strerror(-ret));
-			break;
-		}
-		ret = 0;
-		if (reload) {
-			reload = 0;
-			do_reload(d);
-		}
-		if (mono_ns() < next_tick)
-			continue;
-		ret = tick(d, &next_resync);
-		if (ret)
-			break;
-		next_tick = mono_ns() + (uint64_t)(a.interval_s * 1e9);
-	}
+	ret = run(d, sfd);
 	/* what the kernel already decided is logged before leaving */
 	enforcer_poll(d->enforcer, 0);
 	if (!ret)
 		export_metrics(d);
-	shutdown_daemon(d);
-	notify_message(&d->notify, LOG_INFO, "stopped",
-		       "stopped; the policy programs are detached");
+	shutdown_daemon(d, d->stop);
+	if (d->stop)
+		notify_message(&d->notify, LOG_INFO, "stopped",
+			       "stopped; the policy programs are detached");
+	else
+		notify_message(&d->notify, LOG_ERR, "stopped",
+			       "stopped on an error; the policy stays in force, "
+			       "pinned in %s", a.pin_dir);
 	free(d);
+	close(sfd);
 	return ret ? 1 : 0;
 fail:
-	shutdown_daemon(d);
+	/* a fresh start leaves nothing; an adopted policy stays in force */
+	shutdown_daemon(d, d->enforcer && !enforcer_adopted(d->enforcer));
 	free(d);
+	close(sfd);
 	return 1;
 }

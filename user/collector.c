@@ -375,6 +375,11 @@ int collector_poll(struct collector *c, int timeout_ms)
 	return ret == -EINTR ? 0 : ret;
 }
 
+int collector_fd(struct collector *c)
+{
+	return ring_buffer__epoll_fd(c->rb);
+}
+
 uint64_t percpu_map_sum(int map_fd, uint32_t key)
 {
 	int ncpus = libbpf_num_possible_cpus(), i;

@@ -42,6 +42,9 @@ int collector_poll(struct collector *c, int timeout_ms);
 /* Events the ring buffer could not take so far. */
 uint64_t collector_lost(struct collector *c);
 
+/* A descriptor that polls readable when events are queued. */
+int collector_fd(struct collector *c);
+
 /* Malformed records skipped by the decoder so far. */
 uint64_t collector_malformed(struct collector *c);
 

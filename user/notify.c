@@ -261,19 +261,18 @@ void notify_alert(struct notifier *n, enum alert_kind kind,
 	record_end(n, &rec, LOG_WARNING, text);
 }
 
-void notify_message(struct notifier *n, int priority, const char *type,
-		    const char *fmt, ...)
+static void message(struct notifier *n, int priority, const char *type,
+		    int adopted, const char *fmt, va_list ap)
 {
 	char text[1024];
 	struct record rec;
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	if (!record_begin(n, &rec, type))
 		return;
 	jw_kv_string(rec.jw, "message", text);
+	if (adopted >= 0)
+		jw_kv_bool(rec.jw, "adopted", adopted);
 	/* messages about ipcwatch itself start no --alert-exec */
 	jw_end_object(rec.jw);
 	jw_destroy(rec.jw);
@@ -286,4 +285,23 @@ void notify_message(struct notifier *n, int priority, const char *type,
 	if (n->syslog)
 		syslog(priority, "%s", text);
 	free(rec.buf);
+}
+
+void notify_message(struct notifier *n, int priority, const char *type,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message(n, priority, type, -1, fmt, ap);
+	va_end(ap);
+}
+
+void notify_started(struct notifier *n, bool adopted, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message(n, LOG_INFO, "started", adopted, fmt, ap);
+	va_end(ap);
 }

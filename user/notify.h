@@ -51,6 +51,10 @@ void notify_alert(struct notifier *n, enum alert_kind kind,
 void notify_message(struct notifier *n, int priority, const char *type,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The daemon is enforcing: "adopted" says whether from pins. */
+void notify_started(struct notifier *n, bool adopted, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Reap finished --alert-exec programs. */
 void notify_reap_children(struct notifier *n);
 

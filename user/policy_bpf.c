@@ -21,6 +21,7 @@
 #include "collector.h"
 #include "hooks.h"
 #include "policy.skel.h"
+#include "policy_pins.h"
 #include "sysvipc.h"
 
 struct enforcer {
@@ -29,6 +30,8 @@ struct enforcer {
 	decision_fn fn;
 	void *ctx;
 	uint32_t generation;
+	const char *pin_dir;	/* NULL: nothing pinned */
+	bool adopted;
 };
 
 static bool verbose_libbpf;
@@ -232,13 +235,50 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 	return 0;
 }
 
+/* The build of the programs, as pins_find compares it. */
+static uint64_t policy_build(void)
+{
+	size_t size;
+	const void *elf = policy_bpf__elf_bytes(&size);
+
+	return pins_build_id(elf, size);
+}
+
+/*
+ * A daemon's pins in @dir: what to adopt (true), nothing (false), or
+ * -1 with @err when they cannot be used.
+ */
+static int find_pins(const char *dir, uint32_t max_owners, char *err,
+		     size_t errlen)
+{
+	struct ipcw_pin_info info;
+	enum pins_state state;
+
+	if (pins_find(dir, policy_build(), &state, &info, err, errlen))
+		return -1;
+	if (state == PINS_HELD) {
+		snprintf(err, errlen,
+			 "another ipcwatch enforce (pid %u) holds the policy "
+			 "pinned in %s", info.pid, dir);
+		return -1;
+	}
+	if (state == PINS_ORPHANED && info.max_owners != max_owners) {
+		snprintf(err, errlen,
+			 "the policy pinned in %s has --max-owners %u, not "
+			 "%u: `ipcwatch enforce --stop` first to change it",
+			 dir, info.max_owners, max_owners);
+		return -1;
+	}
+	return state == PINS_ORPHANED;
+}
+
 struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
-			       void *ctx, uint32_t max_owners, bool verbose,
+			       void *ctx, const struct enforcer_opts *o,
 			       char *err, size_t errlen)
 {
 	struct enforcer *e = calloc(1, sizeof(*e));
 	char lsms[256];
-	int ret;
+	int ret, adopt = 0;
 
 	if (!e) {
 		snprintf(err, errlen, "out of memory");
@@ -246,7 +286,7 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 	}
 	e->fn = fn;
 	e->ctx = ctx;
-	verbose_libbpf = verbose;
+	verbose_libbpf = o->verbose;
 	libbpf_set_print(print_libbpf);
 	if (check_policy_hooks(err, errlen))
 		goto fail;
@@ -257,14 +297,24 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			 lsms[0] ? "," : "");
 		goto fail;
 	}
+	if (o->pin_dir) {
+		adopt = find_pins(o->pin_dir, o->max_owners, err, errlen);
+		if (adopt < 0)
+			goto fail;
+	}
 	e->skel = policy_bpf__open();
 	if (e->skel &&
-	    (bpf_map__set_max_entries(e->skel->maps.owner_totals, max_owners) ||
-	     bpf_map__set_max_entries(e->skel->maps.seed_totals, max_owners))) {
+	    (bpf_map__set_max_entries(e->skel->maps.owner_totals,
+				      o->max_owners) ||
+	     bpf_map__set_max_entries(e->skel->maps.seed_totals,
+				      o->max_owners))) {
 		snprintf(err, errlen, "cannot size the owner maps to %u",
-			 max_owners);
+			 o->max_owners);
 		goto fail;
 	}
+	if (e->skel && adopt &&
+	    pins_reuse_maps(o->pin_dir, e->skel->skeleton, err, errlen))
+		goto fail;
 	if (!e->skel || policy_bpf__load(e->skel)) {
 		ret = -errno;
 		/* EACCES is the verifier's refusal, EPERM a missing right */
@@ -275,16 +325,31 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			 "cannot load the policy programs (-v shows why)");
 		goto fail;
 	}
+	if (adopt) {
+		struct ipcw_policy_config cfg;
+		uint32_t zero = 0;
+
+		/* the pinned links run these programs' twins on these maps */
+		if (pins_open_links(o->pin_dir, e->skel->skeleton, err, errlen))
+			goto fail;
+		if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.policy_live),
+					 &zero, &cfg))
+			e->generation = (uint32_t)(cfg.live >> 32);
+		e->adopted = true;
+	}
 	if (enforcer_set_policy(e, p, err, errlen))
 		goto fail;
-	ret = policy_bpf__attach(e->skel);
-	if (ret) {
-		/* 524: the kernel's ENOTSUPP, no BPF trampolines here */
-		snprintf(err, errlen, "cannot attach the policy programs: %s",
-			 ret == -524 ? "this kernel cannot attach BPF "
-			 "trampolines, which the BPF LSM needs" :
-			 strerror(-ret));
-		goto fail;
+	if (!adopt) {
+		ret = policy_bpf__attach(e->skel);
+		if (ret) {
+			/* 524: the kernel's ENOTSUPP, no BPF trampolines */
+			snprintf(err, errlen,
+				 "cannot attach the policy programs: %s",
+				 ret == -524 ? "this kernel cannot attach BPF "
+				 "trampolines, which the BPF LSM needs" :
+				 strerror(-ret));
+			goto fail;
+		}
 	}
 	if (prove_lsm(e, err, errlen))
 		goto fail;
@@ -295,10 +360,31 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			 strerror(errno));
 		goto fail;
 	}
+	/* proven: now the quotas may outlive this process */
+	if (o->pin_dir) {
+		if (!adopt &&
+		    pins_save(o->pin_dir, e->skel->skeleton, err, errlen))
+			goto fail;
+		e->pin_dir = o->pin_dir;
+		ret = pins_claim(bpf_map__fd(e->skel->maps.pin_info),
+				 policy_build(), o->max_owners);
+		if (ret) {
+			snprintf(err, errlen, "cannot claim the pins in %s: %s",
+				 o->pin_dir, strerror(-ret));
+			enforcer_detach(e);
+			return NULL;
+		}
+	}
 	return e;
 fail:
+	/* an adopted policy stays in force: only this process gives up */
 	enforcer_close(e);
 	return NULL;
+}
+
+bool enforcer_adopted(const struct enforcer *e)
+{
+	return e->adopted;
 }
 
 static int ignore_decision(const struct ipcw_decision *d, void *ctx)
@@ -310,6 +396,8 @@ static int ignore_decision(const struct ipcw_decision *d, void *ctx)
 
 int enforcer_probe(bool verbose, char *err, size_t errlen)
 {
+	struct enforcer_opts o = { .max_owners = IPCW_OWNERS_DEFAULT,
+				   .verbose = verbose };
 	struct policy *none = calloc(1, sizeof(*none));
 	struct enforcer *e;
 
@@ -317,8 +405,7 @@ int enforcer_probe(bool verbose, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	e = enforcer_open(none, ignore_decision, NULL, IPCW_OWNERS_DEFAULT,
-			  verbose, err, errlen);
+	e = enforcer_open(none, ignore_decision, NULL, &o, err, errlen);
 	enforcer_close(e);
 	free(none);
 	return e ? 0 : -1;
@@ -561,6 +648,21 @@ uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
 uint64_t enforcer_lost(struct enforcer *e)
 {
 	return percpu_map_sum(bpf_map__fd(e->skel->maps.lost_decisions), 0);
+}
+
+int enforcer_fd(struct enforcer *e)
+{
+	return ring_buffer__epoll_fd(e->rb);
+}
+
+int enforcer_detach(struct enforcer *e)
+{
+	int ret = 0;
+
+	if (e && e->pin_dir)
+		ret = pins_remove(e->pin_dir);
+	enforcer_close(e);
+	return ret;
 }
 
 void enforcer_close(struct enforcer *e)

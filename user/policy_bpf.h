@@ -18,14 +18,30 @@ struct enforcer;
 
 typedef int (*decision_fn)(const struct ipcw_decision *d, void *ctx);
 
+struct enforcer_opts {
+	/* room in the per-owner totals (IPCW_OWNERS_DEFAULT); when they
+	 * are full a request is refused under an enforcing policy */
+	uint32_t max_owners;
+	bool verbose;
+	/* bpffs directory to pin in or adopt from; NULL: no pins, all
+	 * detached when this process ends */
+	const char *pin_dir;
+};
+
 /*
- * Load and attach with @p in force: NULL with @err on failure.
- * @max_owners sizes the per-owner totals (IPCW_OWNERS_DEFAULT); when
- * they are full a request is refused under an enforcing policy.
+ * Load and attach with @p in force, or adopt what a dead daemon of this
+ * build left pinned in o->pin_dir (its totals untouched): NULL with @err
+ * on failure, and then nothing changed (pins found stay in force).
  */
 struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
-			       void *ctx, uint32_t max_owners, bool verbose,
+			       void *ctx, const struct enforcer_opts *o,
 			       char *err, size_t errlen);
+
+/* Whether the policy was adopted from pins (no seeding needed). */
+bool enforcer_adopted(const struct enforcer *e);
+
+/* A descriptor that polls readable when decisions are queued. */
+int enforcer_fd(struct enforcer *e);
 
 /*
  * Whether enforce can run here: its hooks, the load, the attach and the
@@ -74,6 +90,10 @@ uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
 /* Decisions the ring buffer could not take. */
 uint64_t enforcer_lost(struct enforcer *e);
 
+/* Leave: the pins (if any) stay, and with them the quotas. */
 void enforcer_close(struct enforcer *e);
+
+/* Leave and take the policy away: pins removed, programs detached. */
+int enforcer_detach(struct enforcer *e);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
@@ -36,6 +37,7 @@ const char *tap_suite = "ipcwatch_enforce";
 #define METRICS "/tmp/ipcwatch.prom"
 #define SYSLOG "/tmp/messages"
 #define ALERT_OUT "/tmp/alert-exec.out"
+#define PIN_DIR "/sys/fs/bpf/ipcwatch"
 
 static void write_policy(const char *path, const char *fmt, ...)
 {
@@ -926,6 +928,296 @@ static void test_bad_input(void)
 	       "bad_input.nothing_left_loaded");
 }
 
+/* ---- surviving the daemon -------------------------------------------------- */
+
+/* Whether @needle appears in what a running daemon printed, within @s. */
+static bool wait_in_output(const struct ipcwatch_run *r, const char *needle,
+			   int seconds)
+{
+	int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		if (strstr(slurp_file(r->out_path), needle))
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
+/* Whether the daemon exited within @seconds (it is then collected). */
+static bool wait_exit(struct ipcwatch_run *r, int seconds)
+{
+	siginfo_t si;
+	int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		memset(&si, 0, sizeof(si));
+		if (!waitid(P_PID, (id_t)r->pid, &si,
+			    WEXITED | WNOHANG | WNOWAIT) && si.si_pid) {
+			ipcwatch_stop_with(r, 0);
+			return true;
+		}
+		usleep(50000);
+	}
+	return false;
+}
+
+/* Segments and bytes of @uid in this namespace, from /proc/sysvipc/shm. */
+static void sysvipc_uid(uid_t uid, long long *segs, long long *bytes)
+{
+	FILE *f = fopen("/proc/sysvipc/shm", "r");
+	char line[512];
+
+	*segs = *bytes = 0;
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		long long key, id, perms, size, cpid, lpid, nattch, u;
+
+		if (sscanf(line, "%lld %lld %llo %lld %lld %lld %lld %lld",
+			   &key, &id, &perms, &size, &cpid, &lpid, &nattch,
+			   &u) == 8 && u == (long long)uid) {
+			(*segs)++;
+			*bytes += size;
+		}
+	}
+	fclose(f);
+}
+
+/* Whether the metrics file says @value for @sample, within @seconds. */
+static bool wait_metric(const char *sample, double value, int seconds)
+{
+	int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		if (metric(slurp_file(METRICS), sample) == value)
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
+static int run_stop(struct ipcwatch_run *r)
+{
+	const char *argv[] = { "ipcwatch", "enforce", "--stop", NULL };
+
+	return ipcwatch_exec(r, argv, NULL, NULL);
+}
+
+/*
+ * kill -9 leaves the quotas in force (pinned), charging and crediting
+ * while no daemon runs; a restart adopts them with exact totals; a
+ * second daemon and a different --max-owners are refused; --stop
+ * detaches everything, and says so when there is nothing to stop.
+ */
+static void test_survive_kill9(void)
+{
+	struct ipcwatch_run r, again, stop;
+	long long segs, bytes;
+	char sample[128];
+	int a, b;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule two]\nuid = 1000\nmax_segments = 2\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, NULL), "pin.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_ok(access(PIN_DIR "/maps/pin_info", F_OK) == 0 &&
+	       access(PIN_DIR "/links", F_OK) == 0, "pin.pinned_in_bpffs");
+	a = shmget_as(1000, 8192);
+	tap_ok(a >= 0, "pin.first_segment");
+	ipcwatch_stop_with(&r, SIGKILL);
+	tap_is(r.status, 128 + SIGKILL, "pin.daemon_killed");
+	ipcwatch_free(&r);
+
+	tap_ok(shmget_as(1000, 4096) >= 0, "pin.charged_while_dead");
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "pin.quota_in_force_after_kill9");
+	shmctl(a, IPC_RMID, NULL);
+	b = shmget_as(1000, 4096);
+	tap_ok(b >= 0, "pin.credited_while_dead");
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "pin.refused_again_while_dead");
+
+	tap_ok(!start_enforce(&again, "--max-owners=16") && again.status == 1 &&
+	       strstr(again.err, "--max-owners 65536"),
+	       "pin.adopt_refuses_other_max_owners");
+	ipcwatch_free(&again);
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "pin.refused_start_changes_nothing");
+
+	if (!tap_ok(start_enforce(&r, NULL), "pin.restart_adopts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_ok(wait_in_output(&r, "\"adopted\":true", 10), "pin.started_says_adopted");
+	sysvipc_uid(1000, &segs, &bytes);
+	tap_is(segs, 2, "pin.two_segments_in_sysvipc");
+	snprintf(sample, sizeof(sample),
+		 "ipcwatch_owner_shm_segments{scope=\"uid\",owner=\"1000\"}");
+	tap_ok(wait_metric(sample, (double)segs, 10),
+	       "pin.adopted_segments_exact");
+	snprintf(sample, sizeof(sample),
+		 "ipcwatch_owner_shm_bytes{scope=\"uid\",owner=\"1000\"}");
+	tap_ok(wait_metric(sample, (double)bytes, 10),
+	       "pin.adopted_bytes_exact");
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "pin.adopted_enforces");
+	tap_ok(wait_in_output(&r, "\"policy_denied\"", 10),
+	       "pin.adopted_decisions_logged");
+
+	tap_ok(!start_enforce(&again, NULL) && again.status == 1 &&
+	       strstr(again.err, "holds the policy pinned in " PIN_DIR),
+	       "pin.second_daemon_refused");
+	ipcwatch_free(&again);
+
+	tap_is(run_stop(&stop), 0, "stop.exits_0");
+	tap_ok(strstr(stop.err, "stopped pid") != NULL, "stop.names_the_daemon");
+	ipcwatch_free(&stop);
+	tap_ok(wait_exit(&r, 15), "stop.daemon_leaves");
+	tap_is(r.status, 0, "stop.daemon_exits_0");
+	tap_ok(find_event(&r, "stopped", NULL, 0, 0) != NULL,
+	       "stop.stopped_logged");
+	tap_ok(access(PIN_DIR, F_OK) != 0, "stop.pins_removed");
+	tap_is(bpf_prog_count(), baseline_progs, "stop.nothing_left_attached");
+	tap_ok(shmget_as(1000, 4096) >= 0, "stop.quota_detached");
+	tap_is(run_stop(&stop), 0, "stop.nothing_to_stop_exits_0");
+	tap_ok(strstr(stop.err, "nothing pinned in " PIN_DIR) != NULL,
+	       "stop.nothing_to_stop_says_so");
+	ipcwatch_free(&stop);
+	ipcwatch_free(&r);
+}
+
+/* Whether process @pid is an ipcwatch that blocks SIGHUP. */
+static bool blocks_hup(int pid)
+{
+	char path[64], comm[32] = "", *blk;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	if (strcmp(comm, "ipcwatch\n"))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	blk = strstr(slurp_file(path), "SigBlk:\t");
+	/* SIGHUP is bit 0 of the mask */
+	return blk && (strtoull(blk + 8, NULL, 16) & 1);
+}
+
+/*
+ * Until killed: SIGHUP every ipcwatch that blocks it; to @fd, the BPF
+ * program count at the first one, then the running number sent.
+ */
+static void hup_blocked_daemons(int fd)
+{
+	int n = 0, progs, pid, self = getpid();
+
+	for (;;) {
+		/* pids are handed out in order: the daemon comes after us */
+		for (pid = self + 1; pid < self + 64; pid++) {
+			if (!blocks_hup(pid))
+				continue;
+			if (!n) {
+				progs = bpf_prog_count();
+				if (write(fd, &progs, sizeof(progs)) < 0)
+					_exit(1);
+			}
+			kill(pid, SIGHUP);
+			n++;
+			if (write(fd, &n, sizeof(n)) < 0)
+				_exit(1);
+		}
+		usleep(2000);
+	}
+}
+
+/*
+ * SIGHUPs sent from the moment the daemon blocks them (before any BPF
+ * is loaded) until it runs: it survives, and reloads once running.
+ */
+static void test_sighup_during_start(void)
+{
+	struct ipcwatch_run r;
+	int fds[2], sent = 0, early = 0;
+	pid_t hupper;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 1\n"
+		     "mode = enforce\n");
+	if (pipe(fds))
+		exit(2);
+	hupper = fork();
+	if (hupper == 0) {
+		close(fds[0]);
+		hup_blocked_daemons(fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	tap_ok(start_enforce(&r, NULL), "sighup_start.starts");
+	kill(hupper, SIGKILL);
+	reap(hupper);
+	if (read(fds[0], &early, sizeof(early)) == sizeof(early))
+		while (read(fds[0], &sent, sizeof(sent)) == sizeof(sent))
+			;
+	close(fds[0]);
+	tap_ok(sent > 0, "sighup_start.hups_sent_during_start");
+	tap_is(early, baseline_progs, "sighup_start.first_hup_before_bpf_loaded");
+	tap_ok(wait_in_output(&r, "\"reloaded\"", 10),
+	       "sighup_start.reloads_once_running");
+	tap_ok(kill(r.pid, 0) == 0 && !wait_exit(&r, 0), "sighup_start.survives");
+	shmget_as(1000, 4096);
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "sighup_start.enforces");
+	ipcwatch_stop_with(&r, SIGTERM);
+	tap_is(r.status, 0, "sighup_start.term_exits_0");
+	tap_ok(access(PIN_DIR, F_OK) != 0, "sighup_start.term_removes_pins");
+	ipcwatch_free(&r);
+}
+
+/*
+ * A table that cannot be read (an empty file bound over it) is logged
+ * once and retried: the daemon keeps enforcing and recovers.
+ */
+static void test_transient_read_error(void)
+{
+	struct ipcwatch_run r;
+	int fd;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 1\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, NULL), "read_error.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	fd = open("/tmp/empty", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	if (fd >= 0)
+		close(fd);
+	tap_is(mount("/tmp/empty", "/proc/sysvipc/sem", NULL, MS_BIND, NULL),
+	       0, "read_error.table_hidden");
+	tap_ok(wait_in_output(&r, "/proc/sysvipc/sem: empty (retried", 10),
+	       "read_error.logged");
+	tap_ok(!wait_exit(&r, 1), "read_error.not_fatal");
+	shmget_as(1000, 4096);
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "read_error.still_enforcing");
+	umount2("/proc/sysvipc/sem", MNT_DETACH);
+	tap_ok(wait_in_output(&r, "\"recovered\"", 10), "read_error.recovers");
+	tap_ok(wait_metric("ipcwatch_read_errors_total", 0, 0) == false &&
+	       metric(slurp_file(METRICS), "ipcwatch_read_errors_total") >= 1,
+	       "read_error.counted");
+	ipcwatch_stop_with(&r, SIGTERM);
+	tap_is(r.status, 0, "read_error.exits_0");
+	tap_is(count_records(&r, "error", NULL, NULL), 1,
+	       "read_error.said_once");
+	ipcwatch_free(&r);
+}
+
 int main(void)
 {
 	pid_t syslogd;
@@ -952,6 +1244,9 @@ int main(void)
 	test_huge_request();
 	test_alerts();
 	test_reload_and_term();
+	test_survive_kill9();
+	test_sighup_during_start();
+	test_transient_read_error();
 	test_metrics();
 	test_bad_input();
 
