@@ -26,6 +26,8 @@ const char *tap_suite = "conformance";
 static long page_size;
 /* shmmax as a fresh namespace has it, read before any case runs */
 static unsigned long pristine_shmmax;
+/* the limits of the initial namespace, read before the suite unshares */
+static unsigned long initial_shmmax, initial_shmall;
 
 /* shmget() result as 0 or -errno, removing a created segment at once */
 static int shmget_err(key_t key, size_t size, int flags)
@@ -51,6 +53,11 @@ static void test_defaults(void)
 {
 	struct shminfo info;
 
+	/* the host's own namespace, as booted, not only fresh ones */
+	tap_is_u(initial_shmmax, SHM_DEFAULT_LIMIT,
+		 "defaults.initial_namespace_shmmax");
+	tap_is_u(initial_shmall, SHM_DEFAULT_LIMIT,
+		 "defaults.initial_namespace_shmall");
 	fresh_ipc_ns();
 	tap_is_u(sysctl_get("shmmax"), SHM_DEFAULT_LIMIT, "defaults.shmmax");
 	tap_is_u(sysctl_get("shmall"), SHM_DEFAULT_LIMIT, "defaults.shmall");
@@ -181,16 +188,32 @@ static void test_shmat_wrap(void)
 
 static void test_shmmax_sysctl(void)
 {
-	char buf[32];
-	unsigned long before;
-
 	fresh_ipc_ns();
-	before = sysctl_get("shmmax");
-	/* "read the value and add one": safe while shmmax < ULONG_MAX */
-	snprintf(buf, sizeof(buf), "%lu", before + 1);
-	tap_is(sysctl_set("shmmax", buf), 0, "sysctl.shmmax_read_add_one_ok");
-	tap_is_u(sysctl_get("shmmax"), before + 1,
+	/*
+	 * "Read the value and add one", as a script does: the default plus
+	 * one, written as the text a 64-bit shell prints. The kernel keeps
+	 * it exactly, and a segment larger than the old 32 MiB still fits.
+	 */
+	tap_is(sysctl_set("shmmax", "18446744073692774400"), 0,
+	       "sysctl.shmmax_read_add_one_ok");
+	tap_is_u(sysctl_get("shmmax"), 18446744073692774400UL,
 		 "sysctl.shmmax_read_add_one_value");
+	tap_is(shmget_err(IPC_PRIVATE, 64 << 20, IPC_CREAT | 0600), 0,
+	       "sysctl.shmmax_read_add_one_shmget_succeeds");
+	/*
+	 * The same script on shmmax = ULONG_MAX wraps to 0: the kernel
+	 * takes 0, and then refuses every segment.
+	 */
+	tap_is(sysctl_set("shmmax", "0"), 0, "sysctl.shmmax_wrapped_zero_ok");
+	tap_is_u(sysctl_get("shmmax"), 0, "sysctl.shmmax_wrapped_zero_value");
+	tap_is(shmget_err(IPC_PRIVATE, (size_t)page_size, IPC_CREAT | 0600),
+	       -EINVAL, "sysctl.shmmax_wrapped_zero_refuses_shmget");
+	/* a limit set low is a limit */
+	tap_is(sysctl_set("shmmax", "8192"), 0, "sysctl.shmmax_8192_ok");
+	tap_is(shmget_err(IPC_PRIVATE, 8192, IPC_CREAT | 0600), 0,
+	       "sysctl.shmmax_8192_fits");
+	tap_is(shmget_err(IPC_PRIVATE, 8193, IPC_CREAT | 0600), -EINVAL,
+	       "sysctl.shmmax_8193_einval");
 
 	sysctl_must_set("shmmax", ~0UL);
 	/* ULONG_MAX + 1 does not parse as an unsigned long */
@@ -223,14 +246,16 @@ static int zcnt(int id, int num)
 	return semctl(id, num, GETZCNT);
 }
 
-/* Start a sleeper and wait until it sleeps in semop(). */
+/*
+ * Start a sleeper and wait until it sleeps in semop(): a check, so a
+ * "not counted" check can never pass because nobody slept.
+ */
 static pid_t sleeper(int id, const struct sembuf *sops, size_t nsops,
 		     const char *name)
 {
 	pid_t pid = spawn_semop(id, sops, nsops, -1);
 
-	if (!wait_in_semop(pid))
-		tap_diag("%s: sleeper %d never blocked", name, pid);
+	tap_ok(wait_in_semop(pid), "sem.%s_sleeps", name);
 	return pid;
 }
 
@@ -251,13 +276,15 @@ static void test_sem_several_waiters(void)
 	struct sembuf post0 = { 0, 3, 0 }, take1 = { 1, -1, 0 };
 	pid_t pids[5];
 	int id, i, ok = 1;
+	char name[32];
 
 	fresh_ipc_ns();
 	id = sem_set(3, vals);
-	for (i = 0; i < 3; i++)
-		pids[i] = sleeper(id, &dec0, 1, "several");
-	for (i = 3; i < 5; i++)
-		pids[i] = sleeper(id, &zero1, 1, "several");
+
+	for (i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "several_waiter%d", i);
+		pids[i] = sleeper(id, i < 3 ? &dec0 : &zero1, 1, name);
+	}
 	tap_is(ncnt(id, 0), 3, "sem.several_waiters_ncnt");
 	tap_is(zcnt(id, 1), 2, "sem.several_waiters_zcnt");
 	tap_is(zcnt(id, 0) + ncnt(id, 1) + ncnt(id, 2) + zcnt(id, 2), 0,
@@ -309,6 +336,26 @@ static void test_sem_complex(void)
 	kill_all(pids, 1);
 }
 
+/*
+ * SUSv4: a task counts once, on the semaphore it waits for. Two
+ * decrements of one semaphore whose value is 1 block on the second;
+ * GETNCNT is 1 (the pre-2014 kernel counted each operation: 2).
+ */
+static void test_sem_same_twice(void)
+{
+	static const unsigned short vals[1] = { 1 };
+	struct sembuf twice[2] = { { 0, -1, 0 }, { 0, -1, 0 } };
+	pid_t pids[1];
+	int id;
+
+	fresh_ipc_ns();
+	id = sem_set(1, vals);
+	pids[0] = sleeper(id, twice, 2, "same_twice");
+	tap_is(ncnt(id, 0), 1, "sem.same_semaphore_twice_counted_once");
+	tap_is(semctl(id, 0, GETVAL), 1, "sem.same_semaphore_twice_value_kept");
+	kill_all(pids, 1);
+}
+
 static void test_sem_nowait(void)
 {
 	static const unsigned short vals[2] = { 0, 0 };
@@ -334,6 +381,8 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	page_size = sysconf(_SC_PAGESIZE);
+	initial_shmmax = sysctl_get("shmmax");
+	initial_shmall = sysctl_get("shmall");
 	fresh_ipc_ns();
 	pristine_shmmax = sysctl_get("shmmax");
 
@@ -347,5 +396,6 @@ int main(void)
 	test_sem_several_waiters();
 	test_sem_complex();
 	test_sem_nowait();
+	test_sem_same_twice();
 	return tap_done();
 }
