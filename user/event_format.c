@@ -95,6 +95,16 @@ const char *shm_reason_text(const struct ipcw_shm_create *c,
 	return buf;
 }
 
+/*
+ * The errno of a failed shmctl(): the kernel returns -4095..-1 (its
+ * MAX_ERRNO) for one. 0 for any other value, which a record no kernel
+ * would send may hold (-2^63 cannot even be negated).
+ */
+static int shmctl_errno(int64_t ret)
+{
+	return ret < 0 && ret >= -4095 ? (int)-ret : 0;
+}
+
 static const char *err_text(char *buf, size_t len, int err)
 {
 	const char *name = errno_name(err);
@@ -114,10 +124,26 @@ void event_print_header(FILE *out, const struct format_opts *opts)
 		"DETAILS");
 }
 
+/*
+ * The wall clock time of an event. A record no kernel would send (a
+ * time past 2^63 ns) saturates rather than overflow.
+ */
+static int64_t wall_ns(const struct ipcw_event *e,
+		       const struct format_opts *opts)
+{
+	int64_t mono = e->ts_ns > INT64_MAX ? INT64_MAX : (int64_t)e->ts_ns;
+	int64_t real;
+
+	/* mono >= 0: only a positive offset can overflow */
+	if (__builtin_add_overflow(mono, opts->mono_to_real_ns, &real))
+		return INT64_MAX;
+	return real;
+}
+
 static void print_time(FILE *out, const struct ipcw_event *e,
 		       const struct format_opts *opts)
 {
-	int64_t real = (int64_t)e->ts_ns + opts->mono_to_real_ns;
+	int64_t real = wall_ns(e, opts);
 	time_t secs = real / 1000000000;
 	struct tm tm;
 
@@ -190,10 +216,10 @@ void event_print_text(FILE *out, const struct ipcw_event *e,
 		else
 			fprintf(out, "id %d cmd %d", e->shmctl.id,
 				e->shmctl.cmd);
-		if (e->shmctl.ret < 0)
+		if (shmctl_errno(e->shmctl.ret))
 			fprintf(out, " -> %s\n",
 				err_text(err, sizeof(err),
-					 (int)-e->shmctl.ret));
+					 shmctl_errno(e->shmctl.ret)));
 		else
 			fprintf(out, " -> %lld\n", (long long)e->shmctl.ret);
 		break;
@@ -240,7 +266,7 @@ void event_print_json(struct json_writer *jw, const struct ipcw_event *e,
 	jw_start_object(jw);
 	jw_kv_string(jw, "type", event_type_name(e->type));
 	jw_kv_uint(jw, "ts_ns", e->ts_ns);
-	jw_kv_int(jw, "time_ns", (int64_t)e->ts_ns + opts->mono_to_real_ns);
+	jw_kv_int(jw, "time_ns", wall_ns(e, opts));
 	jw_kv_uint(jw, "pid", e->pid);
 	jw_kv_uint(jw, "tid", e->tid);
 	jw_kv_string(jw, "comm", e->comm);
@@ -304,7 +330,7 @@ void event_print_json(struct json_writer *jw, const struct ipcw_event *e,
 		jw_kv_int(jw, "cmd", e->shmctl.cmd);
 		jw_kv_string(jw, "cmd_name", cmd ? cmd : "");
 		jw_kv_int(jw, "ret", e->shmctl.ret);
-		json_err(jw, e->shmctl.ret < 0 ? (int)-e->shmctl.ret : 0);
+		json_err(jw, shmctl_errno(e->shmctl.ret));
 		break;
 	case IPCW_SEM_BLOCK:
 		jw_kv_int(jw, "id", e->sem_block.id);

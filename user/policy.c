@@ -422,24 +422,43 @@ static void check_rule(struct parse *ps, struct policy_rule *r)
 			 r->name);
 }
 
-int policy_load(const char *path, uint64_t mem_total, struct policy *p,
-		char *err, size_t errlen)
+/* What every load starts from: an empty policy, no error. */
+static void policy_reset(struct policy *p, const char *path, char *err,
+			 size_t errlen)
 {
-	struct parse ps = { .p = p, .path = path, .err = err,
-			    .errlen = errlen, .mem_total = mem_total };
-	int ret, i;
-
 	memset(p, 0, sizeof(*p));
 	snprintf(p->path, sizeof(p->path), "%s", path);
 	if (errlen)
 		err[0] = '\0';
-	ps.file = fopen(path, "r");
-	if (!ps.file) {
-		snprintf(err, errlen, "%s: %s\n", path, strerror(errno));
+}
+
+int policy_load(const char *path, uint64_t mem_total, struct policy *p,
+		char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		int e = errno;
+
+		policy_reset(p, path, err, errlen);
+		snprintf(err, errlen, "%s: %s\n", path, strerror(e));
 		return -1;
 	}
+	ret = policy_load_file(f, path, mem_total, p, err, errlen);
+	fclose(f);
+	return ret;
+}
+
+int policy_load_file(FILE *f, const char *path, uint64_t mem_total,
+		     struct policy *p, char *err, size_t errlen)
+{
+	struct parse ps = { .p = p, .path = path, .file = f, .err = err,
+			    .errlen = errlen, .mem_total = mem_total };
+	int ret, i;
+
+	policy_reset(p, path, err, errlen);
 	ret = ini_parse_stream(reader, &ps, handler, &ps);
-	fclose(ps.file);
 	if (ret > 0)
 		error_at(&ps, ret,
 			 "syntax error: expected [section], key = value or a "

@@ -82,6 +82,13 @@ struct policy {
 int policy_load(const char *path, uint64_t mem_total, struct policy *p,
 		char *err, size_t errlen);
 
+/*
+ * The same from a stream already open (the fuzz target feeds it memory);
+ * @path names it in the errors. @f is left open.
+ */
+int policy_load_file(FILE *f, const char *path, uint64_t mem_total,
+		     struct policy *p, char *err, size_t errlen);
+
 /* What each rule will do, in words. */
 void policy_describe(const struct policy *p, FILE *out);
 

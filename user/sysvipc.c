@@ -14,13 +14,22 @@
 
 const char *sysvipc_proc_root = "/proc";
 
-/* Read up to @n unsigned numbers from a /proc file. */
+int parse_numbers(FILE *f, uint64_t *v, int n)
+{
+	int got = 0;
+
+	while (got < n && fscanf(f, "%" SCNu64, &v[got]) == 1)
+		got++;
+	return got;
+}
+
+/* Read @n unsigned numbers from a /proc file. */
 static int read_numbers(const char *rel, uint64_t *v, int n, char *err,
 			size_t errlen)
 {
 	char path[256];
 	FILE *f;
-	int got = 0;
+	int got;
 
 	snprintf(path, sizeof(path), "%s/%s", sysvipc_proc_root, rel);
 	f = fopen(path, "r");
@@ -30,8 +39,7 @@ static int read_numbers(const char *rel, uint64_t *v, int n, char *err,
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
 		return -e;
 	}
-	while (got < n && fscanf(f, "%" SCNu64, &v[got]) == 1)
-		got++;
+	got = parse_numbers(f, v, n);
 	fclose(f);
 	if (got != n) {
 		snprintf(err, errlen, "%s: expected %d number%s", path, n,
@@ -109,25 +117,30 @@ int read_ipc_usage(struct ipc_usage *u, char *err, size_t errlen)
 	return 0;
 }
 
-/* Lines of a /proc/sysvipc table, header skipped; NULL on error. */
-static FILE *open_table(const char *name, char *err, size_t errlen)
+/* A /proc/sysvipc table: 0, or -errno with the message in @err. */
+static int open_table(const char *name, char *path, size_t len, FILE **f,
+		      char *err, size_t errlen)
 {
-	char path[256], header[512];
-	FILE *f;
+	int e;
 
-	snprintf(path, sizeof(path), "%s/sysvipc/%s", sysvipc_proc_root, name);
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	if (!fgets(header, sizeof(header), f)) {
-		snprintf(err, errlen, "%s: empty", path);
-		fclose(f);
-		return NULL;
-	}
-	return f;
+	snprintf(path, len, "%s/sysvipc/%s", sysvipc_proc_root, name);
+	*f = fopen(path, "r");
+	if (*f)
+		return 0;
+	e = errno;
+	snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
+	return -e;
+}
+
+/* The header line every table starts with. */
+static int skip_header(FILE *f, const char *name, char *err, size_t errlen)
+{
+	char header[512];
+
+	if (fgets(header, sizeof(header), f))
+		return 0;
+	snprintf(err, errlen, "%s: empty", name);
+	return -EINVAL;
 }
 
 /* Append to a growing array. */
@@ -139,15 +152,16 @@ static void *grow(void *array, size_t *cap, size_t n, size_t size)
 	return realloc(array, *cap * size);
 }
 
-int read_shm_rows(struct shm_row **rows, size_t *n, char *err, size_t errlen)
+int parse_shm_table(FILE *f, const char *name, struct shm_row **rows,
+		    size_t *n, char *err, size_t errlen)
 {
 	struct shm_row r, *out = NULL, *bigger;
 	size_t cap = 0, count = 0;
 	char line[512];
-	FILE *f = open_table("shm", err, errlen);
+	int ret = skip_header(f, name, err, errlen);
 
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line,
 			   "%d %d %o %" SCNu64 " %d %d %" SCNu64 " %" SCNu32
@@ -161,17 +175,28 @@ int read_shm_rows(struct shm_row **rows, size_t *n, char *err, size_t errlen)
 		bigger = grow(out, &cap, count, sizeof(*out));
 		if (!bigger) {
 			free(out);
-			fclose(f);
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
 		out = bigger;
 		out[count++] = r;
 	}
-	fclose(f);
 	*rows = out;
 	*n = count;
 	return 0;
+}
+
+int read_shm_rows(struct shm_row **rows, size_t *n, char *err, size_t errlen)
+{
+	char path[256];
+	FILE *f;
+	int ret = open_table("shm", path, sizeof(path), &f, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = parse_shm_table(f, path, rows, n, err, errlen);
+	fclose(f);
+	return ret;
 }
 
 int read_sem_values(struct sem_row *row)
@@ -209,15 +234,16 @@ int read_sem_values(struct sem_row *row)
 	return 0;
 }
 
-int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen)
+int parse_sem_table(FILE *f, const char *name, struct sem_row **rows,
+		    size_t *n, char *err, size_t errlen)
 {
 	struct sem_row r, *out = NULL, *bigger;
 	size_t cap = 0, count = 0;
 	char line[512];
-	FILE *f = open_table("sem", err, errlen);
+	int ret = skip_header(f, name, err, errlen);
 
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
 	while (fgets(line, sizeof(line), f)) {
 		memset(&r, 0, sizeof(r));
 		if (sscanf(line,
@@ -229,18 +255,33 @@ int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen)
 		bigger = grow(out, &cap, count, sizeof(*out));
 		if (!bigger) {
 			free_sem_rows(out, count);
-			fclose(f);
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
 		out = bigger;
-		/* a set removed since the table was read: keep the row */
-		read_sem_values(&r);
 		out[count++] = r;
 	}
-	fclose(f);
 	*rows = out;
 	*n = count;
+	return 0;
+}
+
+int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen)
+{
+	char path[256];
+	size_t i;
+	FILE *f;
+	int ret = open_table("sem", path, sizeof(path), &f, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = parse_sem_table(f, path, rows, n, err, errlen);
+	fclose(f);
+	if (ret)
+		return ret;
+	/* a set removed since the table was read: keep the row */
+	for (i = 0; i < *n; i++)
+		read_sem_values(&(*rows)[i]);
 	return 0;
 }
 
@@ -277,13 +318,38 @@ static int64_t boot_time(void)
 	return btime;
 }
 
+int parse_pid_stat(const char *line, unsigned long long *start_ticks)
+{
+	const char *p = strrchr(line, ')');
+	int i;
+
+	if (!p)
+		return -ESRCH;
+	/* ") S ...": a line cut short after the command has no state */
+	if (p[1] != ' ' || !p[2])
+		return -EINVAL;
+	/* a zombie has exited: exit_shm() has run for it */
+	if (p[2] == 'Z' || p[2] == 'X')
+		return -ESRCH;
+	/* field 22, starttime, counted from the state after ')' (field 3) */
+	for (i = 3, p += 2; i < 22 && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%llu", start_ticks) != 1)
+		return -EINVAL;
+	return 0;
+}
+
 /* Start time of @pid in seconds since the epoch; -1 if gone or a zombie. */
 static int64_t process_start(int pid)
 {
-	char path[256], buf[1024], *p;
+	char path[256], buf[1024];
 	unsigned long long start_ticks;
+	size_t len;
 	FILE *f;
-	int i;
+	int ret;
 
 	if (pid <= 0)
 		return -1;
@@ -291,20 +357,16 @@ static int64_t process_start(int pid)
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
-	p = fgets(buf, sizeof(buf), f);
+	/* the whole file, not a line: a command may hold a newline */
+	len = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
-	if (!p || !(p = strrchr(buf, ')')))
+	if (!len)
 		return -1;
-	/* a zombie has exited: exit_shm() has run for it */
-	if (p[2] == 'Z' || p[2] == 'X')
+	buf[len] = '\0';
+	ret = parse_pid_stat(buf, &start_ticks);
+	if (ret == -ESRCH)
 		return -1;
-	/* field 22, starttime, counted from the state after ')' (field 3) */
-	for (i = 3, p += 2; i < 22 && p; i++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (!p || sscanf(p, "%llu", &start_ticks) != 1)
+	if (ret)
 		return 0;	/* cannot tell: as old as can be */
 	return boot_time() + (int64_t)(start_ticks / sysconf(_SC_CLK_TCK));
 }

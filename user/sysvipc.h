@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ipc_limits.h"
 
@@ -49,6 +50,25 @@ struct sem_row {
 int read_shm_rows(struct shm_row **rows, size_t *n, char *err, size_t errlen);
 int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen);
 void free_sem_rows(struct sem_row *rows, size_t n);
+
+/*
+ * The parsers behind the readers above, on text already open: the unit
+ * tests and the fuzz targets (tests/fuzz/) feed them. @name is the file
+ * the errors name. The sem rows come without their values
+ * (read_sem_values() reads them).
+ */
+int parse_shm_table(FILE *f, const char *name, struct shm_row **rows,
+		    size_t *n, char *err, size_t errlen);
+int parse_sem_table(FILE *f, const char *name, struct sem_row **rows,
+		    size_t *n, char *err, size_t errlen);
+/* Up to @n unsigned numbers, as /proc/sys/kernel prints them: how many. */
+int parse_numbers(FILE *f, uint64_t *v, int n);
+/*
+ * A /proc/<pid>/stat line: 0 and the start time in clock ticks since
+ * boot; -ESRCH for a zombie or no command in it; -EINVAL when the start
+ * time is not there (cannot tell).
+ */
+int parse_pid_stat(const char *line, unsigned long long *start_ticks);
 
 /* Read a set's values, ncnt, zcnt and pids with semctl(): 0 or -errno. */
 int read_sem_values(struct sem_row *row);

@@ -56,37 +56,54 @@ const char *fmt_bytes(char *buf, size_t len, unsigned __int128 bytes)
 	return buf;
 }
 
+/*
+ * In integers, not long double: exact wherever it runs (valgrind, and
+ * targets whose long double is a double, round 2^64 - 1).
+ */
 bool parse_bytes(const char *s, uint64_t *out)
 {
 	static const char units[] = "KMGTPE";
-	long double value, scale = 1;
+	unsigned __int128 value, frac = 0, ten = 1;
+	unsigned long long whole;
+	unsigned int shift = 0;
 	const char *p;
 	char *end;
 
 	if (!s || !isdigit((unsigned char)*s))
 		return false;
 	errno = 0;
-	value = strtold(s, &end);
-	if (errno || end == s)
+	whole = strtoull(s, &end, 10);
+	if (errno)
 		return false;
 	p = end;
+	if (*p == '.') {
+		/* 19 digits fit in 64 bits; zeros after them change nothing */
+		for (p++; isdigit((unsigned char)*p); p++) {
+			if (ten < 10000000000000000000ULL) {
+				frac = frac * 10 + (unsigned int)(*p - '0');
+				ten *= 10;
+			} else if (*p != '0') {
+				return false;
+			}
+		}
+	}
 	if (*p) {
 		const char *u = strchr(units, toupper((unsigned char)*p));
 
 		if (!u)
 			return false;
-		for (long i = 0; i <= u - units; i++)
-			scale *= 1024;
+		shift = 10 * (unsigned int)(u - units + 1);
 		p++;
 		if (!strcmp(p, "iB") || !strcmp(p, "B"))
 			p += strlen(p);
 		if (*p)
 			return false;
 	}
-	value *= scale;
 	/* integers only: "1.5K" is 1536, "1.1B" is not a byte count */
-	if (value > (long double)UINT64_MAX ||
-	    value != (long double)(uint64_t)value)
+	if ((frac << shift) % ten)
+		return false;
+	value = ((unsigned __int128)whole << shift) + (frac << shift) / ten;
+	if (value > UINT64_MAX)
 		return false;
 	*out = (uint64_t)value;
 	return true;

@@ -204,6 +204,58 @@ static void format_json_sem_and_destroy(void **state)
 	free(s);
 }
 
+/* Found by the event_decoder fuzz target: no record may overflow. */
+static void format_time_of_any_record(void **state)
+{
+	struct format_opts stamped = {
+		.timestamps = true,
+		.mono_to_real_ns = 1700000000LL * 1000000000LL,
+		.page_size = 4096,
+	};
+	struct ipcw_event e = refused_event();
+	struct json_writer *jw;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	e.ts_ns = 9079256848778920936ULL;	/* the fuzzer's */
+	f = open_memstream(&buf, &len);
+	event_print_text(f, &e, &stamped);
+	e.ts_ns = UINT64_MAX;
+	jw = jw_new(f);
+	event_print_json(jw, &e, &stamped);
+	jw_destroy(jw);
+	fclose(f);
+	/* saturated: the latest time there is */
+	assert_non_null(strstr(buf, "\"time_ns\":9223372036854775807,"));
+	free(buf);
+}
+
+static void format_shmctl_result_of_any_record(void **state)
+{
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SHMCTL;
+	e.shmctl.id = 3;
+	e.shmctl.cmd = 0;	/* IPC_RMID */
+	e.shmctl.ret = -EPERM;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "id 3 IPC_RMID -> EPERM\n"));
+	free(s);
+	/* not an errno, and -2^63 cannot be negated */
+	e.shmctl.ret = INT64_MIN;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "id 3 IPC_RMID -> -9223372036854775808\n"));
+	free(s);
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"ret\":-9223372036854775808,\"err\":0,"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +267,8 @@ int main(void)
 		cmocka_unit_test(format_text_line_of_refusal),
 		cmocka_unit_test(format_json_numbers_are_numbers),
 		cmocka_unit_test(format_json_sem_and_destroy),
+		cmocka_unit_test(format_time_of_any_record),
+		cmocka_unit_test(format_shmctl_result_of_any_record),
 	};
 
 	return cmocka_run_group_tests_name("event_format", tests, NULL, NULL);

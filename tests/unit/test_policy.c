@@ -181,6 +181,35 @@ static void policy_describe_in_words(void **state)
 	free(text);
 }
 
+/* What the fuzz target feeds: a stream, named as the caller says. */
+static void policy_from_a_stream(void **state)
+{
+	static char text[] = "[rule db]\nuid = 1000\nmax_segment_bytes = 1G\n"
+			     "[rule x]\nmax_total_bytes = 1.1B\n";
+	char err[2048];
+	FILE *f;
+
+	(void)state;
+	f = fmemopen(text, strlen(text), "r");
+	assert_non_null(f);
+	assert_int_equal(policy_load_file(f, "mem.ini", MEM_TOTAL, &pol, err,
+					  sizeof(err)), -1);
+	fclose(f);
+	assert_string_equal(err, "mem.ini:5: max_total_bytes '1.1B' (bytes "
+			    "such as 64G, below 8E, or a % of MemTotal)\n"
+			    "mem.ini:4: rule 'x' does nothing: give a max_*, "
+			    "rmid_forced or alert_* key\n");
+	/* the first rule alone */
+	f = fmemopen(text, (size_t)(strstr(text, "[rule x]") - text), "r");
+	assert_non_null(f);
+	assert_int_equal(policy_load_file(f, "mem.ini", MEM_TOTAL, &pol, err,
+					  sizeof(err)), 0);
+	fclose(f);
+	assert_string_equal(pol.path, "mem.ini");
+	assert_int_equal(pol.nrules, 1);
+	assert_int_equal(pol.rules[0].max_segment_bytes.bytes, 1ULL << 30);
+}
+
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -217,6 +246,7 @@ int main(void)
 		cmocka_unit_test(policy_rule_ids_by_name),
 		cmocka_unit_test(policy_bounds),
 		cmocka_unit_test(policy_describe_in_words),
+		cmocka_unit_test(policy_from_a_stream),
 	};
 	int n = 0;
 

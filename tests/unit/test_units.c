@@ -68,6 +68,15 @@ static void units_parse_bytes_accepts(void **state)
 	assert_int_equal(v, 2ULL << 40);
 	assert_true(parse_bytes("18446744073709551615", &v));
 	assert_int_equal(v, UINT64_MAX);
+	/* exact in integers (valgrind's long double is a double) */
+	assert_true(parse_bytes("9223372036854775807", &v));
+	assert_int_equal(v, INT64_MAX);
+	assert_true(parse_bytes("0.5K", &v));
+	assert_int_equal(v, 512);
+	assert_true(parse_bytes("15.75E", &v));
+	assert_int_equal(v, 63ULL << 58);
+	assert_true(parse_bytes("1.50000000000000000000000K", &v));
+	assert_int_equal(v, 1536);
 }
 
 static void units_parse_bytes_rejects(void **state)
@@ -83,6 +92,12 @@ static void units_parse_bytes_rejects(void **state)
 	assert_false(parse_bytes("16E", &v));	/* 2^64: one too many */
 	assert_false(parse_bytes("4 K", &v));
 	assert_false(parse_bytes("4KiBs", &v));
+	assert_false(parse_bytes("18446744073709551616", &v));
+	assert_false(parse_bytes("16.0000000000000000001E", &v));
+	assert_false(parse_bytes("1.0000000000000000000001K", &v));
+	/* digits and a unit, not C's floating point syntax */
+	assert_false(parse_bytes("1e3", &v));
+	assert_false(parse_bytes("0x10", &v));
 }
 
 int main(void)
