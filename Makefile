@@ -183,7 +183,7 @@ GUEST_HEADERS := $(wildcard $(GUEST_DIR)/*.h)
 # and two hooks that differ (kernel-patches/testonly), not the
 # tracepoints; Debian's own kernel has no tracepoints and no fault
 # injection: only what a stock kernel can do.
-SUITES_main    := conformance,tracepoints,ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce
+SUITES_main    := conformance,tracepoints,ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce,ipcwatch_storm
 SUITES_preseed := conformance,ipcwatch_probe
 SUITES_stock   := ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce
 XFAIL_main     :=
@@ -192,7 +192,8 @@ XFAIL_stock    :=
 IPCWATCH_GUEST := $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
 		  $(GUEST_OUT)/ipcwatch_top $(GUEST_OUT)/ipcwatch_enforce \
 		  $(GUEST_OUT)/ipcwatch_probe $(GUEST_DIR)/alert_sink $(BUILD)/ipcwatch
-GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints $(IPCWATCH_GUEST)
+GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints $(IPCWATCH_GUEST) \
+		    $(GUEST_OUT)/ipcwatch_storm $(GUEST_OUT)/storm
 GUEST_PROGS_preseed := $(GUEST_OUT)/conformance $(GUEST_OUT)/ipcwatch_probe \
 		       $(BUILD)/ipcwatch
 GUEST_PROGS_stock := $(IPCWATCH_GUEST)
@@ -245,6 +246,11 @@ $(GUEST_OUT)/tracepoints: $(GUEST_DIR)/tracepoints.c $(GUEST_DIR)/tracefs.c \
 $(GUEST_OUT)/ipcwatch_events: $(GUEST_DIR)/ipcwatch_events.c $(GUEST_DIR)/runner.c \
 		$(GUEST_COMMON) $(GUEST_HEADERS) $(GUEST_OUT)/lsm_deny.skel.h
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c $(STATIC_BPF_LIBS)
+
+# The storm's workload generator: no json-c, no BPF.
+$(GUEST_OUT)/storm: $(GUEST_DIR)/storm.c $(GUEST_DIR)/ipcutil.c $(GUEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
 $(GUEST_OUT)/ipcwatch_%: $(GUEST_DIR)/ipcwatch_%.c $(GUEST_DIR)/runner.c \
 		$(GUEST_COMMON) $(GUEST_HEADERS)

@@ -10,6 +10,8 @@
 # and adds what that kernel's run needs: the pre-seed kernel boots with
 # the BPF LSM off, so the suites can show enforce refusing to start.
 # SUITE_TIMEOUT (seconds, default 600) bounds each suite.
+# VM_APPEND is added to the guest's command line: options of the suites
+# (ipcwatch.storm_seed=S, ipcwatch.storm_duration=SECONDS, ...).
 #
 # Test runs write the kernel console to OUT_DIR/console.log and the
 # suites' TAP to OUT_DIR/results.tap (second serial port). The demo
@@ -119,7 +121,7 @@ rc=0
 serials=(-serial file:"$out/console.log" -serial file:"$out/results.tap")
 [ "$guest_arch" = aarch64 ] && serials=(-serial file:"$out/console.log")
 timeout -k 5 "$VM_TIMEOUT" "${qemu_base[@]}" "${accel[@]}" \
-	-append "$cmdline ipcwatch.suites=$suites ipcwatch.timeout=$suite_timeout ipcwatch.kernel=$profile" \
+	-append "$cmdline ipcwatch.suites=$suites ipcwatch.timeout=$suite_timeout ipcwatch.kernel=$profile${VM_APPEND:+ $VM_APPEND}" \
 	"${serials[@]}" < /dev/null > "$out/qemu.log" 2>&1 || rc=$?
 if [ "$guest_arch" = aarch64 ]; then
 	tr -d '\r' < "$out/console.log" | sed -n 's/^TAP| //p' > "$out/results.tap"
