@@ -18,16 +18,27 @@ static struct orphan *find(struct reaper *rp, int id)
 	return NULL;
 }
 
+/*
+ * The orphan entry of @s, made at first sight. Its identity for the
+ * check before IPC_RMID is the kernel's, not the state's: the state
+ * learns a segment from its creation event, and its ctime is when the
+ * event was read, which is a later second when reading lags.
+ */
 static struct orphan *track(struct reaper *rp, const struct seg *s,
 			    int rule, uint64_t now_ns)
 {
 	struct orphan *o = find(rp, s->row.id);
+	struct shmid_ds ds;
 
 	/* same id, another segment: start over */
-	if (o && (o->ctime != s->row.ctime || o->cpid != s->row.cpid))
+	if (o && (o->seen_ctime != s->row.ctime ||
+		  o->seen_cpid != s->row.cpid))
 		o->rule = -1;
 	if (o && o->rule != -1)
 		return o;
+	/* gone already: nothing to track */
+	if (shmctl(s->row.id, IPC_STAT, &ds) < 0)
+		return NULL;
 	if (!o) {
 		if (rp->n == rp->cap) {
 			size_t cap = rp->cap ? rp->cap * 2 : 64;
@@ -42,8 +53,10 @@ static struct orphan *track(struct reaper *rp, const struct seg *s,
 		o = &rp->orphans[rp->n++];
 	}
 	o->id = s->row.id;
-	o->ctime = s->row.ctime;
-	o->cpid = s->row.cpid;
+	o->seen_ctime = s->row.ctime;
+	o->seen_cpid = s->row.cpid;
+	o->ctime = ds.shm_ctime;
+	o->cpid = ds.shm_cpid;
 	o->since_ns = now_ns;
 	o->rule = rule;
 	return o;

@@ -17,6 +17,10 @@
 
 struct orphan {
 	int id;
+	/* the state's view at first sight: another segment if it changes */
+	int64_t seen_ctime;
+	int seen_cpid;
+	/* the kernel's (IPC_STAT) at first sight, checked before IPC_RMID */
 	int64_t ctime;
 	int cpid;
 	uint64_t since_ns;	/* first seen orphaned */
