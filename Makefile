@@ -264,7 +264,8 @@ vmtest: $(BUILD)/kernel-$(KERNEL).path $(BUILD)/initramfs-$(KERNEL).cpio.gz
 	@vmtest/boot.sh "$$(cat $(BUILD)/kernel-$(KERNEL).path)" \
 		$(BUILD)/initramfs-$(KERNEL).cpio.gz $(BUILD)/vmtest-$(KERNEL) \
 		$(SUITES_$(KERNEL)) $(KERNEL)
-	@vmtest/report.sh vmtest-$(KERNEL) $(BUILD)/vmtest-$(KERNEL) $(XFAIL_$(KERNEL))
+	@vmtest/report.sh --suites $(SUITES_$(KERNEL)) vmtest-$(KERNEL) \
+		$(BUILD)/vmtest-$(KERNEL) $(XFAIL_$(KERNEL))
 
 check: deps
 	@scripts/check.sh
@@ -287,7 +288,7 @@ bench: $(BUILD)/kernel-main.path $(BUILD)/initramfs-bench.cpio.gz
 	@vmtest/boot.sh "$$(cat $<)" $(BUILD)/initramfs-bench.cpio.gz \
 		$(BUILD)/bench bench_top main
 	@grep '^# bench:' $(BUILD)/bench/results.tap | sed 's/^# //'
-	@vmtest/report.sh bench $(BUILD)/bench > /dev/null
+	@vmtest/report.sh --suites bench_top bench $(BUILD)/bench > /dev/null
 
 # ---- demo -------------------------------------------------------------------
 
