@@ -169,6 +169,7 @@ host-check: deps
 	@$(MAKE) -s unit-tests
 	@tests/checkpatch.sh
 	@tests/report_test.sh
+	@tests/check_test.sh
 
 # ---- guest -----------------------------------------------------------------
 
