@@ -169,6 +169,7 @@ host-check: deps
 	@$(MAKE) -s unit-tests
 	@tests/checkpatch.sh
 	@tests/report_test.sh
+	@tests/check_test.sh
 
 # ---- guest -----------------------------------------------------------------
 
@@ -264,7 +265,8 @@ vmtest: $(BUILD)/kernel-$(KERNEL).path $(BUILD)/initramfs-$(KERNEL).cpio.gz
 	@vmtest/boot.sh "$$(cat $(BUILD)/kernel-$(KERNEL).path)" \
 		$(BUILD)/initramfs-$(KERNEL).cpio.gz $(BUILD)/vmtest-$(KERNEL) \
 		$(SUITES_$(KERNEL)) $(KERNEL)
-	@vmtest/report.sh vmtest-$(KERNEL) $(BUILD)/vmtest-$(KERNEL) $(XFAIL_$(KERNEL))
+	@vmtest/report.sh --suites $(SUITES_$(KERNEL)) vmtest-$(KERNEL) \
+		$(BUILD)/vmtest-$(KERNEL) $(XFAIL_$(KERNEL))
 
 check: deps
 	@scripts/check.sh
@@ -287,7 +289,7 @@ bench: $(BUILD)/kernel-main.path $(BUILD)/initramfs-bench.cpio.gz
 	@vmtest/boot.sh "$$(cat $<)" $(BUILD)/initramfs-bench.cpio.gz \
 		$(BUILD)/bench bench_top main
 	@grep '^# bench:' $(BUILD)/bench/results.tap | sed 's/^# //'
-	@vmtest/report.sh bench $(BUILD)/bench > /dev/null
+	@vmtest/report.sh --suites bench_top bench $(BUILD)/bench > /dev/null
 
 # ---- demo -------------------------------------------------------------------
 
