@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +378,33 @@ static void test_sem_nowait(void)
 	kill_all(pids, 1);
 }
 
+/*
+ * Peer suites such as LTP read the running kernel's configuration from
+ * /proc/config.gz: the guest kernels must carry it (CONFIG_IKCONFIG_PROC).
+ */
+static void test_ikconfig(void)
+{
+	bool sysvipc = false, ikconfig_proc = false;
+	char line[256];
+	FILE *p;
+
+	if (!tap_ok(access("/proc/config.gz", R_OK) == 0,
+		    "ikconfig.proc_config_gz_readable"))
+		tap_diag("/proc/config.gz: %s", strerror(errno));
+	p = popen("zcat /proc/config.gz 2>/dev/null", "r");
+	if (p) {
+		while (fgets(line, sizeof(line), p)) {
+			if (!strcmp(line, "CONFIG_SYSVIPC=y\n"))
+				sysvipc = true;
+			if (!strcmp(line, "CONFIG_IKCONFIG_PROC=y\n"))
+				ikconfig_proc = true;
+		}
+		pclose(p);
+	}
+	tap_ok(sysvipc, "ikconfig.config_sysvipc_y");
+	tap_ok(ikconfig_proc, "ikconfig.config_ikconfig_proc_y");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -397,5 +425,6 @@ int main(void)
 	test_sem_complex();
 	test_sem_nowait();
 	test_sem_same_twice();
+	test_ikconfig();
 	return tap_done();
 }
