@@ -153,7 +153,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/te
 $(BUILD)/unit/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(IPCW_CFLAGS) -O1 -g $(SANITIZE) \
-		-DFIXTURES=\"$(CURDIR)/tests/unit/fixtures\" -o $@ $< $(CORE_SRCS) \
+		-DFIXTURES=\"$(CURDIR)/tests/unit/fixtures\" \
+		-DMANPAGE=\"$(CURDIR)/docs/ipcwatch.8\" -o $@ $< $(CORE_SRCS) \
 		-lcmocka -lbpf -lmicrohttpd -linih -lpthread
 
 # The hook table is checked against the programs of the built objects.

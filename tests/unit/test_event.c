@@ -73,13 +73,23 @@ static void event_names_cover_every_code(void **state)
 		assert_string_not_equal(shm_reason_name(i), "unknown");
 	for (i = 0; i < IPCW_DESTROY_CAUSE_MAX; i++)
 		assert_string_not_equal(destroy_cause_name(i), "unknown");
-	/* the names the kernel's tracepoints print */
-	assert_string_equal(shm_reason_name(IPCW_CREATE_EXISTING_SMALLER),
-			    "existing_smaller");
-	assert_string_equal(shm_reason_name(IPCW_CREATE_TOTAL_WRAP),
-			    "total_wrap");
+	/* the cause names the kernel's tracepoints print, every one */
+	assert_int_equal(IPCW_DESTROY_CAUSE_MAX, 7);
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_RMID), "rmid");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_LAST_DETACH),
+			    "last_detach");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_ORPHAN_EXIT),
+			    "orphan_exit");
 	assert_string_equal(destroy_cause_name(IPCW_DESTROY_ORPHAN_SYSCTL),
 			    "orphan_sysctl");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_NS_EXIT),
+			    "ns_exit");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_FORCED_DETACH),
+			    "forced_detach");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_UNEXPLAINED),
+			    "unexplained");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_CAUSE_MAX),
+			    "unknown");
 	assert_string_equal(event_type_name(IPCW_TYPE_MAX), "unknown");
 }
 

@@ -2,7 +2,8 @@
 /*
  * The policy parser against a corpus: every file in tests/policy/bad
  * names the exact errors it must give ("; expect: FILE:line: ..."),
- * every file in tests/policy/good must load.
+ * every file in tests/policy/good must load and mean what its
+ * "; means: " lines say, in the words of `ipcwatch policy check`.
  */
 #define _GNU_SOURCE
 #include "unit.h"
@@ -55,13 +56,65 @@ static void bad_file(void **state)
 	assert_string_equal(got, want);
 }
 
+/*
+ * What a good file means, in the words `ipcwatch policy check` prints:
+ * its "; means: " lines, FILE replaced by its path ("; means:" alone is
+ * an empty line).
+ */
+static void expected_meaning(const char *path, char *out, size_t len)
+{
+	char line[512], *text, *at;
+	FILE *f = fopen(path, "r");
+	size_t used = 0;
+
+	out[0] = '\0';
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "; means:", 8))
+			continue;
+		text = line + 8 + (line[8] == ' ');
+		at = strstr(text, "FILE");
+		if (at)
+			used += snprintf(out + used, len - used, "%.*s%s%s",
+					 (int)(at - text), text, path, at + 4);
+		else
+			used += snprintf(out + used, len - used, "%s", text);
+	}
+	fclose(f);
+}
+
 static void good_file(void **state)
+{
+	char err[2048], want[4096], *got = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	err[0] = '\0';
+	if (policy_load(*state, MEM_TOTAL, &pol, err, sizeof(err)))
+		fail_msg("%s", err);
+	expected_meaning(*state, want, sizeof(want));
+	assert_true(want[0]);
+	f = open_memstream(&got, &len);
+	assert_non_null(f);
+	policy_describe(&pol, f);
+	fclose(f);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void example_file(void **state)
 {
 	char err[2048];
 
 	err[0] = '\0';
 	if (policy_load(*state, MEM_TOTAL, &pol, err, sizeof(err)))
 		fail_msg("%s", err);
+}
+
+/* A corpus directory without a single .ini file tests nothing. */
+static void corpus_dir_empty(void **state)
+{
+	fail_msg("no .ini file in %s", (const char *)*state);
 }
 
 static void policy_example_resolves(void **state)
@@ -238,6 +291,20 @@ static int add_dir(struct CMUnitTest *tests, int n, const char *dir,
 	return n;
 }
 
+/* A directory's files, or one failing test when it has none. */
+static int add_corpus(struct CMUnitTest *tests, int n, const char *dir,
+		      CMUnitTestFunction fn)
+{
+	int added = add_dir(tests, n, dir, fn);
+
+	if (added > n)
+		return added;
+	tests[n].name = dir;
+	tests[n].test_func = corpus_dir_empty;
+	tests[n].initial_state = (void *)dir;
+	return n + 1;
+}
+
 int main(void)
 {
 	static struct CMUnitTest tests[128] = {
@@ -254,10 +321,11 @@ int main(void)
 	while (tests[n].test_func)
 		n++;
 
-	n = add_dir(tests, n, CORPUS "/bad", bad_file);
-	n = add_dir(tests, n, CORPUS "/good", good_file);
+	n = add_corpus(tests, n, CORPUS "/bad", bad_file);
+	n = add_corpus(tests, n, CORPUS "/good", good_file);
+	/* what the example means: policy_example_resolves */
 	tests[n].name = "docs_policy_example.ini";
-	tests[n].test_func = good_file;
+	tests[n].test_func = example_file;
 	tests[n].initial_state = (void *)EXAMPLE;
 	n++;
 	return _cmocka_run_group_tests("policy", tests, n, NULL, NULL);

@@ -98,6 +98,52 @@ static void view_column_names_round_trip(void **state)
 	assert_int_equal(parse_seg_column("bogus", &c), -1);
 }
 
+/*
+ * The sort columns the man page lists (the paragraph of -s, --sort) are
+ * exactly the ones top knows, in both directions.
+ */
+static void view_column_names_equal_man_page(void **state)
+{
+	bool listed[COL_MAX] = { false };
+	char line[512], words[2048] = "";
+	bool in_sort = false;
+	enum seg_column c;
+	char *w, *save;
+	int i, n = 0;
+	FILE *f;
+
+	(void)state;
+	f = fopen(MANPAGE, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "\\-\\-sort =")) {
+			in_sort = true;
+			continue;
+		}
+		if (in_sort && line[0] == '.')
+			break;
+		if (in_sort)
+			strncat(words, line, sizeof(words) - strlen(words) - 1);
+	}
+	fclose(f);
+	assert_true(in_sort);
+	for (w = strtok_r(words, " ,.\n", &save); w;
+	     w = strtok_r(NULL, " ,.\n", &save)) {
+		if (!strcmp(w, "or"))
+			continue;
+		if (parse_seg_column(w, &c))
+			fail_msg("man page lists '%s', top has no such column", w);
+		assert_false(listed[c]);
+		listed[c] = true;
+		n++;
+	}
+	for (i = 0; i < COL_MAX; i++)
+		if (!listed[i])
+			fail_msg("column '%s' missing from the man page",
+				 seg_column_name(i));
+	assert_int_equal(n, COL_MAX);
+}
+
 static char *text;
 static size_t text_len;
 
@@ -162,6 +208,7 @@ int main(void)
 		cmocka_unit_test(view_sorts_by_any_column),
 		cmocka_unit_test(view_filters_by_owner),
 		cmocka_unit_test(view_column_names_round_trip),
+		cmocka_unit_test(view_column_names_equal_man_page),
 		cmocka_unit_test(view_segment_rows),
 		cmocka_unit_test(view_json_document),
 	};
