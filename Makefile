@@ -10,7 +10,10 @@
 #                  pre-seed and Debian's own kernels
 #   make vmtest    guest suites on one kernel: KERNEL=main (default),
 #                  preseed or stock
-#   make host-check  host tests only (cmocka under ASan/UBSan, checkpatch, ...)
+#   make host-check  host tests only (cmocka under ASan/UBSan, checkpatch,
+#                  fuzzing, valgrind, ...)
+#   make fuzz      the libFuzzer targets, FUZZ_SECONDS (20) each
+#   make valgrind  the unit tests once under valgrind
 #   make bench     CPU cost of ipcwatch top at 32768 segments / 32000 sem sets
 #   make bisect-check  every kernel patch builds on its own (both series)
 #
@@ -88,7 +91,7 @@ SKEL       := $(BUILD)/bpf/ipcwatch.skel.h $(BUILD)/bpf/policy.skel.h
 # Keep every intermediate file (the BPF objects, the skeletons).
 .SECONDARY:
 
-.PHONY: all build-deps install deb deps vmtest host-check unit-tests check demo bench \
+.PHONY: all build-deps install deb deps vmtest host-check unit-tests check demo bench fuzz valgrind \
 	bisect-check clean FORCE
 
 all: build-deps $(BUILD)/ipcwatch
@@ -166,11 +169,43 @@ unit-tests: $(UNIT_TESTS)
 		CMOCKA_MESSAGE_OUTPUT=TAP $$t || status=1; \
 	done; exit $${status:-0}
 
+# libFuzzer targets over the parsers (tests/fuzz/); `make fuzz` runs each
+# for FUZZ_SECONDS from the corpus in the repository, seeded.
+FUZZ_TARGETS := policy_parser event_decoder sysvipc_tables proc_text
+FUZZ_SECONDS ?= 20
+FUZZ_CFLAGS := -std=gnu11 $(CWARN) -Iinclude -Iuser -DIPCWATCH_VERSION='"$(VERSION)"' \
+	       -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRCS) $(USER_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) -lbpf -lmicrohttpd -linih -lpthread
+
+fuzz: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	@tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The same unit tests, built without sanitizers, once under valgrind.
+VALGRIND_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit-valgrind/%,$(wildcard tests/unit/test_*.c))
+
+$(BUILD)/unit-valgrind/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(IPCW_CFLAGS) -O1 -g \
+		-DFIXTURES=\"$(CURDIR)/tests/unit/fixtures\" \
+		-DMANPAGE=\"$(CURDIR)/docs/ipcwatch.8\" -o $@ $< $(CORE_SRCS) \
+		-lcmocka -lbpf -lmicrohttpd -linih -lpthread
+
+$(BUILD)/unit-valgrind/test_hooks: $(BUILD)/bpf/ipcwatch.bpf.o $(BUILD)/bpf/policy.bpf.o
+$(BUILD)/unit-valgrind/test_hooks: IPCW_CFLAGS += -DBPF_OBJS=\"$(abspath $(BUILD)/bpf)\"
+
+valgrind: $(VALGRIND_TESTS)
+	@tests/valgrind.sh $(VALGRIND_TESTS)
+
 host-check: deps
 	@$(MAKE) -s unit-tests
 	@tests/checkpatch.sh
 	@tests/report_test.sh
 	@tests/check_test.sh
+	@$(MAKE) -s fuzz
+	@$(MAKE) -s valgrind
 
 # ---- guest -----------------------------------------------------------------
 

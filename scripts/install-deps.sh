@@ -24,6 +24,8 @@ everything=(
 	libzstd-dev
 	# tests and the Debian package
 	libcmocka-dev libjson-c-dev debhelper dpkg-dev lintian
+	# fuzzing (libFuzzer is in compiler-rt) and the valgrind pass
+	libclang-rt-14-dev valgrind
 	# kernel build and the guest
 	patch perl bc flex bison cpio xz-utils libssl-dev dwarves
 	linux-source-6.1 ccache qemu-system-x86 busybox-static

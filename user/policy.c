@@ -28,6 +28,10 @@ struct parse {
 	int errors;
 	uint64_t mem_total;
 	bool mode_given[POLICY_MAX_RULES];
+	char *text;		/* the whole line the reader read */
+	size_t text_cap;
+	bool long_value;	/* the handler's value is in ps->value */
+	char value[POLICY_MAX_LINE + 1];
 };
 
 static void error_at(struct parse *ps, int line, const char *fmt, ...)
@@ -59,19 +63,61 @@ static void error_at(struct parse *ps, int line, const char *fmt, ...)
 }
 
 /* fgets that counts lines, so the handler knows where it is */
+/*
+ * The value of a "key = value" line too long for libinih's line buffer
+ * (200 bytes in Debian's build; a Kubernetes pod's cgroup path is
+ * longer): kept in ps->value, the line given to libinih as
+ * "key = <marker>" so that it still calls the handler for it. Trimmed,
+ * and cut at an inline comment (";" after a blank), as libinih does.
+ */
+static char *long_line(struct parse *ps, char *str, int num)
+{
+	char *t = ps->text, *eq = strpbrk(t, "=:"), *v, *end, *c;
+	size_t klen;
+
+	t += strspn(t, " \t");
+	if (*t == ';' || *t == '#')
+		return strcpy(str, ";\n");
+	klen = eq ? (size_t)(eq - t) : 0;
+	if (*t == '[' || !eq || klen + 8 > (size_t)num)
+		return strcpy(str, "\x1f\n");	/* libinih: syntax error */
+	v = eq + 1 + strspn(eq + 1, " \t");
+	for (c = v; (c = strchr(c, ';')); c++)
+		if (c > v && (c[-1] == ' ' || c[-1] == '\t')) {
+			*c = '\0';
+			break;
+		}
+	end = v + strlen(v);
+	while (end > v && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	snprintf(ps->value, sizeof(ps->value), "%s", v);
+	ps->long_value = true;
+	snprintf(str, (size_t)num, "%.*s= \x1f\n", (int)klen, t);
+	return str;
+}
+
+/* One whole line per call, however long, so line numbers stay true. */
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *ps = stream;
-	char *s = fgets(str, num, ps->file);
+	ssize_t len = getline(&ps->text, &ps->text_cap, ps->file);
 
-	if (s) {
-		ps->line++;
-		if (s[strspn(s, " \t")] == '[') {
-			ps->section_line = ps->line;
-			ps->new_section = true;
-		}
+	if (len < 0)
+		return NULL;
+	ps->line++;
+	ps->long_value = false;
+	if (ps->text[strspn(ps->text, " \t")] == '[') {
+		ps->section_line = ps->line;
+		ps->new_section = true;
 	}
-	return s;
+	if (len > POLICY_MAX_LINE) {
+		error_at(ps, ps->line, "line longer than %d characters",
+			 POLICY_MAX_LINE);
+		return strcpy(str, ";\n");
+	}
+	if (len < num)
+		return memcpy(str, ps->text, (size_t)len + 1);
+	return long_line(ps, str, num);
 }
 
 static bool parse_bool(const char *v, bool *out)
@@ -264,9 +310,15 @@ static void rule_key(struct parse *ps, struct policy_rule *r, const char *k,
 			r->ipcns = (uint32_t)n;
 		}
 	} else if (!strcmp(k, "cgroup")) {
-		if (v[0] != '/' || strlen(v) >= sizeof(r->cgroup)) {
+		if (v[0] != '/') {
 			error_at(ps, ps->line,
 				 "cgroup '%s' is not an absolute path", v);
+			return;
+		}
+		if (strlen(v) >= sizeof(r->cgroup)) {
+			error_at(ps, ps->line,
+				 "cgroup path longer than %zu characters",
+				 sizeof(r->cgroup) - 1);
 			return;
 		}
 		if (stat(v, &st) || !S_ISDIR(st.st_mode)) {
@@ -274,7 +326,7 @@ static void rule_key(struct parse *ps, struct policy_rule *r, const char *k,
 				 "cgroup '%s' is not a directory", v);
 			return;
 		}
-		snprintf(r->cgroup, sizeof(r->cgroup), "%s", v);
+		memcpy(r->cgroup, v, strlen(v) + 1);	/* fits: checked */
 		/* "/a/b/" and "/a/b" are the same cgroup */
 		while (strlen(r->cgroup) > 1 &&
 		       r->cgroup[strlen(r->cgroup) - 1] == '/')
@@ -360,6 +412,8 @@ static int handler(void *user, const char *section, const char *name,
 	struct parse *ps = user;
 	int i;
 
+	if (ps->long_value && !strcmp(value, "\x1f"))
+		value = ps->value;
 	if (ps->new_section || strcmp(section, ps->section)) {
 		ps->new_section = false;
 		enter_section(ps, section);
@@ -459,6 +513,7 @@ int policy_load_file(FILE *f, const char *path, uint64_t mem_total,
 
 	policy_reset(p, path, err, errlen);
 	ret = ini_parse_stream(reader, &ps, handler, &ps);
+	free(ps.text);
 	if (ret > 0)
 		error_at(&ps, ret,
 			 "syntax error: expected [section], key = value or a "

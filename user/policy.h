@@ -24,6 +24,8 @@
 #include "ipcwatch_policy.h"
 
 #define POLICY_MAX_RULES IPCW_MAX_RULES
+/* The longest line of a policy file: a cgroup path of PATH_MAX and its key. */
+#define POLICY_MAX_LINE (PATH_MAX + 64)
 #define POLICY_NAME_LEN 48
 
 enum policy_mode { POLICY_AUDIT, POLICY_ENFORCE };

@@ -9,9 +9,11 @@
 #include "unit.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "policy.h"
@@ -234,6 +236,64 @@ static void policy_describe_in_words(void **state)
 	free(text);
 }
 
+/* A directory of @len characters under /tmp, made level by level. */
+static void long_dir(char *path, size_t len)
+{
+	size_t n = (size_t)snprintf(path, len + 1, "/tmp/ipcw-long");
+
+	mkdir(path, 0700);
+	while (n + 1 < len) {
+		size_t part = len - n - 1 > 200 ? 200 : len - n - 1;
+
+		path[n++] = '/';
+		memset(path + n, 'd', part);
+		n += part;
+		path[n] = '\0';
+		mkdir(path, 0700);
+	}
+}
+
+/*
+ * Kubernetes pod cgroup paths pass 200 characters, where Debian's
+ * libinih cuts a line: every length up to PATH_MAX loads whole, with its
+ * line numbers right; a longer line is an error naming its line.
+ */
+static void policy_long_lines(void **state)
+{
+	static const size_t lens[] = { 250, 1000, PATH_MAX - 1 };
+	static char dir[PATH_MAX + 8], text[2 * PATH_MAX];
+	char err[2048];
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		long_dir(dir, lens[i]);
+		assert_int_equal(strlen(dir), lens[i]);
+		snprintf(text, sizeof(text), "[rule pod]\ncgroup = %s   ; the pod\n"
+			 "account = cgroup\nmax_total_bytes = 1G\nbogus = 1\n", dir);
+		f = fmemopen(text, strlen(text), "r");
+		assert_non_null(f);
+		assert_int_equal(policy_load_file(f, "k.ini", MEM_TOTAL, &pol,
+						  err, sizeof(err)), -1);
+		fclose(f);
+		/* the one error is the one on line 5: nothing split */
+		assert_string_equal(err, "k.ini:5: unknown key 'bogus' in "
+				    "[rule pod]\n");
+		assert_string_equal(pol.rules[0].cgroup, dir);
+		assert_int_equal(pol.rules[0].max_total_bytes.bytes, 1ULL << 30);
+	}
+	memset(text, 'x', sizeof(text));
+	memcpy(text, "[rule a]\nrmid_forced = yes\n; ", 29);
+	memcpy(text + PATH_MAX + 100, "\nuid = 7\n", 10);
+	f = fmemopen(text, PATH_MAX + 110, "r");
+	assert_non_null(f);
+	assert_int_equal(policy_load_file(f, "k.ini", MEM_TOTAL, &pol, err,
+					  sizeof(err)), -1);
+	fclose(f);
+	assert_string_equal(err, "k.ini:3: line longer than 4160 characters\n");
+}
+
 /* What the fuzz target feeds: a stream, named as the caller says. */
 static void policy_from_a_stream(void **state)
 {
@@ -314,6 +374,7 @@ int main(void)
 		cmocka_unit_test(policy_bounds),
 		cmocka_unit_test(policy_describe_in_words),
 		cmocka_unit_test(policy_from_a_stream),
+		cmocka_unit_test(policy_long_lines),
 	};
 	int n = 0;
 
