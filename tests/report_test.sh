@@ -103,6 +103,10 @@ check "suite killed by init fails the run" 1 "4 2 0" \
 	"$up${s}ok 1 - s.a\nnot ok - s.suite_exit_status_137\n$done_" \
 	"not ok 2 - t: s.suite_exit_status_137" \
 	"not ok 3 - t: suite s complete # no plan"
+check "suite timed out fails the run" 1 "4 2 0" \
+	"$up${s}ok 1 - s.a\nnot ok - s.suite_timed_out\n$done_" \
+	"not ok 2 - t: s.suite_timed_out" \
+	"not ok 3 - t: suite s complete # no plan"
 check "exit status line after the plan is a failure, not non-TAP" 1 "6 1 0" \
 	"$up$s${ok2p}not ok - s.suite_exit_status_139\n$done_" \
 	"not ok 3 - t: s.suite_exit_status_139" "ok 4 - t: suite s complete"

@@ -75,6 +75,7 @@ struct daemon {
 	struct rule_tally tally[POLICY_MAX_RULES * 4];
 	int ntally;
 	uint64_t reloads_ok, reloads_failed;
+	uint64_t ticks;			/* passes of tick(), this one included */
 	uint64_t metrics_errors;
 	uint64_t unaccounted[2];	/* [enforced]: the totals were full */
 	uint64_t read_errors;		/* /proc or SHM_INFO reads that failed */
@@ -446,6 +447,10 @@ static char *render_metrics(struct daemon *d)
 		       "events", NULL);
 	metrics_sample(&m, (double)enforcer_lost(d->enforcer), "source",
 		       "decisions", NULL);
+	metrics_family(&m, "ipcwatch_ticks_total", "counter",
+		       "Passes of the reaper, the alerts and the metrics since "
+		       "start (one per --interval)");
+	metrics_sample(&m, (double)d->ticks, NULL);
 	metrics_family(&m, "ipcwatch_policy_reloads_total", "counter",
 		       "Policy reloads on SIGHUP");
 	metrics_sample(&m, (double)d->reloads_ok, "result", "ok", NULL);
@@ -531,6 +536,7 @@ static void tick(struct daemon *d, uint64_t *next_resync)
 	alerts_tick(&d->alerts, &d->st, d->policy, segment_record, on_alert,
 		    d);
 out:
+	d->ticks++;
 	export_metrics(d);
 	notify_reap_children(&d->notify);
 }

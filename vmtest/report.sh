@@ -158,10 +158,11 @@ done {
 	sub(/[ \t]+$/, "", rest)
 	name = rest
 	directive = directive_of(comment)
-	# init reports a suite killed or crashed after its plan, unnumbered
+	# init reports a suite timed out, killed or crashed, unnumbered
 	exit_line = !pass && number == "" && cur != "" &&
-		index(name, cur ".suite_exit_status_") == 1 &&
-		substr(name, length(cur) + 20) ~ /^[0-9]+$/
+		(name == cur ".suite_timed_out" ||
+		 index(name, cur ".suite_exit_status_") == 1 &&
+		 substr(name, length(cur) + 20) ~ /^[0-9]+$/)
 	if (cur == "")
 		stray("check line " NR " before the first suite")
 	else {

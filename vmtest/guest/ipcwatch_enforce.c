@@ -134,7 +134,7 @@ static pid_t creator_that_lives(uid_t uid, size_t size, int *id)
 /* Creator exits, a grandchild stays attached: returns the holder. */
 static pid_t creator_gone_still_attached(uid_t uid, size_t size, int *id)
 {
-	int fds[2];
+	int fds[2], i;
 	pid_t pid, holder = 0;
 
 	if (pipe(fds))
@@ -164,7 +164,14 @@ static pid_t creator_gone_still_attached(uid_t uid, size_t size, int *id)
 		*id = -1;
 	close(fds[0]);
 	close(fds[1]);
-	usleep(200000);		/* the holder attaches */
+	/* the holder attaches: one attach, the creator's is gone */
+	for (i = 0; *id >= 0 && i < 600; i++) {
+		struct shmid_ds ds;
+
+		if (shmctl(*id, IPC_STAT, &ds) == 0 && ds.shm_nattch == 1)
+			break;
+		usleep(50000);
+	}
 	return holder;
 }
 
@@ -173,6 +180,33 @@ static bool seg_exists(int id)
 	struct shmid_ds ds;
 
 	return shmctl(id, IPC_STAT, &ds) == 0;
+}
+
+/* Whether @needle appears in the file at @path within @seconds. */
+static bool wait_in_file(const char *path, const char *needle, int seconds)
+{
+	int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		if (strstr(slurp_file(path), needle))
+			return true;
+		usleep(50000);
+	}
+	tap_diag("  waited %d s for '%s' in %s", seconds, needle, path);
+	return false;
+}
+
+/* Whether @path exists within @seconds. */
+static bool wait_for_path(const char *path, int seconds)
+{
+	int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		if (access(path, F_OK) == 0)
+			return true;
+		usleep(50000);
+	}
+	return false;
 }
 
 /* ---- the daemon ------------------------------------------------------------ */
@@ -193,10 +227,6 @@ static bool start_enforce(struct ipcwatch_run *r, const char *extra)
 	return ipcwatch_start(r, argv, NULL, NULL);
 }
 
-static void wait_ticks(int n)
-{
-	usleep((useconds_t)n * 250000);
-}
 
 /* The value of a metric sample, or -1. */
 static double metric(const char *text, const char *sample)
@@ -210,6 +240,33 @@ static double metric(const char *text, const char *sample)
 		p += len;
 	}
 	return -1;
+}
+
+/*
+ * A check: the daemon made @n whole passes (reaper, alerts, metrics)
+ * after now. ipcwatch_ticks_total must reach its current value plus
+ * n + 1, as the pass in progress may have read the tables before the
+ * caller's last change. Checks that something did not happen follow
+ * this, so they cannot pass because the daemon stood still.
+ */
+static bool wait_ticks(int n, const char *check)
+{
+	double start = -1, now = -1;
+	int i;
+
+	for (i = 0; i < 30 * 20; i++) {
+		now = metric(slurp_file(METRICS), "ipcwatch_ticks_total");
+		if (start < 0)
+			start = now;
+		if (start >= 0 && now >= start + n + 1)
+			break;
+		usleep(50000);
+	}
+	if (!tap_ok(start >= 0 && now >= start + n + 1, "%s.daemon_passed_%d",
+		    check, n))
+		tap_diag("  ipcwatch_ticks_total %g, then %g after 30 s", start,
+			 now);
+	return start >= 0 && now >= start + n + 1;
 }
 
 /* Lines of the Prometheus text format, checked one by one. */
@@ -324,7 +381,7 @@ static void test_max_segment(void)
 	tap_is(shmget_as(1000, 128 << 10), -EINVAL, "max_segment.over_einval");
 	tap_ok(shmget_as(1000, 64 << 10) >= 0, "max_segment.at_limit_ok");
 	tap_ok(shmget_as(1001, 128 << 10) >= 0, "max_segment.other_uid_ok");
-	wait_ticks(2);
+	wait_ticks(2, "max_segment");
 	ipcwatch_stop(&r);
 	tap_is(r.status, 0, "max_segment.sigint_exits_0");
 	d = find_event(&r, "policy_denied", NULL, 0, 0);
@@ -334,7 +391,7 @@ static void test_max_segment(void)
 	       "max_segment.denial_logged");
 	tap_is(count_records(&r, "policy_denied", NULL, NULL), 1,
 	       "max_segment.one_denial");
-	tap_ok(strstr(slurp_file(SYSLOG), "DENIED EINVAL") != NULL,
+	tap_ok(wait_in_file(SYSLOG, "DENIED EINVAL", 30),
 	       "max_segment.denial_in_syslog");
 	tap_is(bpf_prog_count(), baseline_progs,
 	       "max_segment.nothing_left_loaded");
@@ -437,7 +494,7 @@ static void test_total_and_count(const char *mode)
 		tap_is(d, -ENOSPC, "enforce.count_over_enospc");
 	else
 		tap_ok(d >= 0, "audit.count_never_refuses");
-	wait_ticks(2);
+	wait_ticks(2, mode);
 	ipcwatch_stop(&r);
 	tap_is(count_records(&r, enforce ? "policy_denied" : "policy_audit",
 			     "limit", "max_total_bytes"), 1,
@@ -485,7 +542,7 @@ static void test_totals_exact(void)
 				ids[nids++] = id;
 		}
 	}
-	wait_ticks(3);
+	wait_ticks(3, "totals_exact");
 	f = fopen("/proc/sysvipc/shm", "r");
 	if (!f || !fgets(line, sizeof(line), f))
 		exit(2);
@@ -548,22 +605,29 @@ static void test_reaper(void)
 	reused_first = shmget_as(1000, 4096);
 	/* a semaphore set whose creator is gone: never touched */
 	semid = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
-	sleep(1);
 	/* the reaper saw reused_first; replace it under the same id */
+	wait_ticks(1, "reaper");
 	shmctl(reused_first, IPC_RMID, NULL);
 	snprintf(next, sizeof(next), "%d", reused_first);
 	sysctl_set("shm_next_id", next);
-	sleep(1);
+	/*
+	 * Not a synchronisation: the new segment's grace must end well
+	 * after the first one's, so a reaper that kept the old timeline
+	 * shows when the first orphan goes.
+	 */
+	sleep(2);
 	reused = shmget_as(1000, 4096);
 	tap_is(reused, reused_first, "reaper.id_reused_on_purpose");
-	/* past the first one's deadline, before the new one's */
-	sleep(2);
+	/* the first grace is over: the orphan's removal record comes */
+	ipcwatch_wait_record(&r, "reaped", "id", orphan, 0, 30,
+			     "reaper.orphan_removal_record");
 	tap_ok(!seg_exists(orphan), "reaper.orphan_removed");
 	tap_ok(seg_exists(attached), "reaper.attached_kept");
 	tap_ok(seg_exists(alive), "reaper.creator_alive_kept");
 	tap_ok(seg_exists(other), "reaper.other_owner_kept");
 	tap_ok(seg_exists(reused), "reaper.reused_id_left_alone");
-	sleep(2);
+	ipcwatch_wait_record(&r, "reaped", "id", reused, 0, 30,
+			     "reaper.reused_id_removal_record");
 	tap_ok(!seg_exists(reused), "reaper.reused_id_own_grace_then_removed");
 	tap_ok(semctl(semid, 0, GETVAL) >= 0, "reaper.semaphores_untouched");
 	ipcwatch_stop(&r);
@@ -616,7 +680,8 @@ static void test_reaper_recorded_rule(void)
 	outside = shmget_as(1000, 8192);
 	tap_ok(boxed >= 0 && outside >= 0, "reaper_rule.orphans_made");
 	tap_ok(wait_seg_gone(outside, 10), "reaper_rule.catch_all_reaps_its_own");
-	wait_ticks(2);	/* more reaper passes over the boxed orphan */
+	/* more reaper passes over the boxed orphan */
+	wait_ticks(2, "reaper_rule");
 	tap_ok(seg_exists(boxed), "reaper_rule.cgroup_rule_decides");
 	ipcwatch_stop(&r);
 	tap_is(count_records(&r, "reaped", NULL, NULL), 1,
@@ -711,7 +776,7 @@ static void test_huge_request(void)
 	tap_is(shmget_as(1000, (size_t)1 << 63), -ENOSPC,
 	       "huge.refused_by_the_total");
 	tap_ok(shmget_as(1000, 4096) >= 0, "huge.small_one_still_fits");
-	wait_ticks(2);
+	wait_ticks(2, "huge");
 	ipcwatch_stop(&r);
 	tap_is(count_records(&r, "policy_denied", "limit", "max_total_bytes"),
 	       1, "huge.logged");
@@ -744,7 +809,7 @@ static void test_alerts(void)
 	id = shmget_as(1000, 2 << 20);
 	shmget_as(1000, 12 << 20);	/* uid 1000 now holds >1% of 1 GiB */
 	shmget_as(1001, 4 << 20);	/* another owner: no alert */
-	wait_ticks(4);
+	wait_ticks(4, "alerts");
 	ipcwatch_stop(&r);
 	tap_ok(find_event(&r, "alert", "id", id, 0) != NULL,
 	       "alerts.segment_alert");
@@ -775,18 +840,21 @@ static void test_reload_and_term(void)
 	tap_is(shmget_as(1000, 4096), -ENOSPC, "reload.first_policy_enforced");
 	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = lots\n");
 	kill(r.pid, SIGHUP);
-	wait_ticks(2);
+	ipcwatch_wait_record(&r, "reload_failed", NULL, 0, 0, 30,
+			     "reload.broken_file_answered");
 	tap_is(shmget_as(1000, 4096), -ENOSPC,
 	       "reload.broken_file_keeps_old_policy");
 	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 3\n"
 		     "mode = enforce\n");
 	kill(r.pid, SIGHUP);
-	wait_ticks(2);
+	ipcwatch_wait_record(&r, "reloaded", NULL, 0, 0, 30,
+			     "reload.first_reload_answered");
 	tap_ok(shmget_as(1000, 4096) >= 0, "reload.new_policy_in_force");
 	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 1\n"
 		     "mode = enforce\n");
 	kill(r.pid, SIGHUP);
-	wait_ticks(2);
+	ipcwatch_wait_record(&r, "reloaded", NULL, 0, 1, 30,
+			     "reload.second_reload_answered");
 	tap_is(shmget_as(1000, 4096), -ENOSPC, "reload.refused_again");
 	ipcwatch_stop_with(&r, SIGTERM);
 	tap_is(r.status, 0, "term.exits_0");
@@ -846,7 +914,7 @@ static void test_metrics(void)
 	for (i = 0; i < 3; i++)
 		shmget_as(1000, 4096);
 	shmget_as(1000, 1 << 20);	/* denied */
-	wait_ticks(3);
+	wait_ticks(3, "metrics");
 	prom = slurp_file(METRICS);
 	tap_ok(valid_prometheus(prom, why, sizeof(why)),
 	       "metrics.file_is_prometheus_text");
@@ -1228,7 +1296,7 @@ int main(void)
 		execl("/bin/syslogd", "syslogd", "-n", "-O", SYSLOG, NULL);
 		_exit(127);
 	}
-	usleep(300000);
+	tap_ok(wait_for_path("/dev/log", 30), "syslogd.listening");
 	baseline_progs = bpf_prog_count();
 
 	test_policy_check();

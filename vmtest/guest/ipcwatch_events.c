@@ -319,6 +319,9 @@ static void expect_destroy(const char *name, unsigned long ns, int id,
 		name, ns, id, key, size, cpid, cause };
 }
 
+/* The namespace drive_destroys() lets go: freed from a workqueue. */
+static unsigned long torn_down_ns;
+
 static void drive_destroys(void)
 {
 	unsigned long ns;
@@ -363,9 +366,11 @@ static void drive_destroys(void)
 	pid = spawn(in_new_ns, fds);
 	reap(pid);
 	if (read(fds[0], &ns, sizeof(ns)) == sizeof(ns) &&
-	    read(fds[0], &id, sizeof(id)) == sizeof(id))
+	    read(fds[0], &id, sizeof(id)) == sizeof(id)) {
 		expect_destroy("destroy_ns_exit", ns, id, 0, 4096, pid,
 			       "ns_exit");
+		torn_down_ns = ns;
+	}
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -614,6 +619,7 @@ static void check_sems(const struct ipcwatch_run *r)
 static void reset_expectations(void)
 {
 	ncreates = ndestroys = nsems = 0;
+	torn_down_ns = 0;
 }
 
 /*
@@ -676,8 +682,13 @@ static void test_mode(const char *m)
 	drive_destroys();
 	drive_shmctl();
 	drive_sems();
-	/* ns teardown runs from a workqueue: let it happen */
-	sleep(1);
+	/* ns teardown runs from a workqueue: wait for what it destroys */
+	snprintf(says, sizeof(says), "%s.namespace_teardown_seen", mode);
+	if (!torn_down_ns)
+		tap_ok(false, "%s", says);
+	else
+		ipcwatch_wait_record(&r, "shm_destroy", "ipcns",
+				     (long long)torn_down_ns, 0, 30, says);
 	ipcwatch_stop(&r);
 	tap_is(r.status, 0, "%s.exits_cleanly_on_sigint", mode);
 	snprintf(says, sizeof(says), "watching in %s mode", mode);

@@ -387,31 +387,66 @@ struct tty {
 	int fd;
 	char buf[1 << 16];
 	size_t len;
+	size_t base;		/* bytes dropped from the front of buf */
 };
 
-/* Read until @text shows up in what the UI printed since @from. */
+/* Read what is there (waiting @ms at most); false at end of file. */
+static bool tty_read(struct tty *t, int ms)
+{
+	struct pollfd p = { .fd = t->fd, .events = POLLIN };
+	ssize_t n;
+
+	if (poll(&p, 1, ms) <= 0)
+		return true;
+	if (t->len >= sizeof(t->buf) - 1) {
+		/* keep the newer half; positions stay absolute */
+		size_t half = t->len / 2;
+
+		memmove(t->buf, t->buf + half, t->len - half);
+		t->len -= half;
+		t->base += half;
+	}
+	n = read(t->fd, t->buf + t->len, sizeof(t->buf) - 1 - t->len);
+	if (n <= 0)
+		return false;
+	t->len += (size_t)n;
+	t->buf[t->len] = '\0';
+	return true;
+}
+
+/*
+ * The position after everything the UI printed so far: output that was
+ * already on its way is read first (until 200 ms pass quietly), so a
+ * match after the mark comes from what follows, never from a refresh
+ * before it.
+ */
+static size_t tty_mark(struct tty *t)
+{
+	size_t before;
+
+	do {
+		before = t->base + t->len;
+		if (!tty_read(t, 200))
+			break;
+	} while (t->base + t->len != before);
+	return t->base + t->len;
+}
+
+/* Read until @text shows up in what the UI printed since position @from. */
 static bool tty_expect(struct tty *t, size_t from, const char *text)
 {
 	int i;
 
 	for (i = 0; i < 300; i++) {
-		struct pollfd p = { .fd = t->fd, .events = POLLIN };
-		ssize_t n;
+		size_t at = from > t->base ? from - t->base : 0;
 
 		t->buf[t->len] = '\0';
-		if (strstr(t->buf + from, text))
+		if (at <= t->len && strstr(t->buf + at, text))
 			return true;
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		n = read(t->fd, t->buf + t->len, sizeof(t->buf) - 1 - t->len);
-		if (n <= 0)
+		if (!tty_read(t, 100))
 			break;
-		t->len += (size_t)n;
-		if (t->len >= sizeof(t->buf) - 1)
-			t->len = 0;	/* start over: only new text matters */
 	}
-	t->buf[t->len] = '\0';
-	return strstr(t->buf + (from < t->len ? from : t->len), text) != NULL;
+	return false;
 }
 
 static void tty_key(struct tty *t, const char *keys)
@@ -445,30 +480,30 @@ static void test_interactive(void)
 	tap_ok(tty_expect(&t, 0, "creator-b"),
 	       "tty.orphan_creator_command_shown");
 
-	mark = t.len;
+	mark = tty_mark(&t);
 	tty_key(&t, "m");
 	tap_ok(tty_expect(&t, mark, "SEMID") && tty_expect(&t, mark, "LASTPID"),
 	       "tty.semaphore_screen");
-	mark = t.len;
+	mark = tty_mark(&t);
 	tty_key(&t, "s>");
 	tap_ok(tty_expect(&t, mark, "sort: key"), "tty.sort_next_column");
-	mark = t.len;
+	mark = tty_mark(&t);
 	tty_key(&t, "r");
 	tap_ok(tty_expect(&t, mark, "(rev)"), "tty.sort_reverse");
-	mark = t.len;
+	mark = tty_mark(&t);
 	tty_key(&t, "h");
 	tap_ok(tty_expect(&t, mark, "keys"), "tty.help_screen");
-	mark = t.len;
+	mark = tty_mark(&t);
 	tty_key(&t, "x");
 	tap_ok(tty_expect(&t, mark, "NATTCH"), "tty.help_closes_on_any_key");
-	mark = t.len;
+	mark = tty_mark(&t);
 	tty_key(&t, "e");
 	tap_ok(tty_expect(&t, mark, "RECENT REFUSALS"), "tty.recent_screen");
 	ws.ws_row = 30;
 	ws.ws_col = 120;
+	mark = tty_mark(&t);
 	ioctl(t.fd, TIOCSWINSZ, &ws);
 	kill(t.pid, SIGWINCH);
-	mark = t.len;
 	tap_ok(tty_expect(&t, mark, "RECENT REFUSALS"), "tty.redraws_on_resize");
 	tty_key(&t, "q");
 	for (i = 0; i < 100 && waitpid(t.pid, &status, WNOHANG) == 0; i++)

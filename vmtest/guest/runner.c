@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "runner.h"
+#include "tap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -220,6 +221,31 @@ int count_events(const struct ipcwatch_run *r, const char *type,
 	for (i = 0; i < r->nevents; i++)
 		n += matches(r->events[i], type, key, value);
 	return n;
+}
+
+bool ipcwatch_wait_record(const struct ipcwatch_run *r, const char *type,
+			  const char *key, long long value, int nth,
+			  int seconds, const char *check)
+{
+	struct timespec pause = { .tv_nsec = 50000000 };
+	bool found = false;
+	int i;
+
+	for (i = 0; i < seconds * 20 && !found; i++) {
+		struct ipcwatch_run seen = { 0 };
+
+		seen.out = slurp(r->out_path);
+		parse_lines(&seen);
+		found = find_event(&seen, type, key, value, nth) != NULL;
+		ipcwatch_free(&seen);
+		if (!found)
+			nanosleep(&pause, NULL);
+	}
+	if (!tap_ok(found, "%s", check))
+		tap_diag("  waited %d s for record %d of type %s%s%s (%lld): "
+			 "none came", seconds, nth, type, key ? " with " : "",
+			 key ? key : "", value);
+	return found;
 }
 
 int bpf_prog_count(void)

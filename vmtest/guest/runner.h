@@ -58,6 +58,17 @@ long long jint(json_object *o, const char *key);
 unsigned long long juint(json_object *o, const char *key);
 const char *jstr(json_object *o, const char *key);
 
+/*
+ * A check named @check: wait, up to @seconds, until the running daemon
+ * has printed its @nth (from 0) record of @type whose @key equals @value
+ * (key NULL: any). @seconds bounds a failure, it is no pacing delay:
+ * generous values cost nothing when the record comes. On timeout its
+ * diagnostic says what never came.
+ */
+bool ipcwatch_wait_record(const struct ipcwatch_run *r, const char *type,
+			  const char *key, long long value, int nth,
+			  int seconds, const char *check);
+
 /* Number of BPF programs loaded in the kernel, to see nothing is left. */
 int bpf_prog_count(void);
 
