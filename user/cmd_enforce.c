@@ -37,12 +37,14 @@
 #include "reaper.h"
 #include "state.h"
 #include "sysvipc.h"
+#include "trust.h"
 
 
 struct enforce_args {
 	const char *config;
 	bool json;
 	const char *alert_exec;
+	unsigned int alert_timeout_s;
 	const char *metrics_file;
 	const char *metrics_listen;
 	double interval_s;
@@ -85,7 +87,7 @@ struct daemon {
 
 enum { OPT_JSON = 0x100, OPT_ALERT_EXEC, OPT_METRICS_FILE,
        OPT_METRICS_LISTEN, OPT_INTERVAL, OPT_RESYNC, OPT_MODE,
-       OPT_MAX_OWNERS, OPT_PIN_DIR, OPT_STOP };
+       OPT_MAX_OWNERS, OPT_PIN_DIR, OPT_STOP, OPT_ALERT_TIMEOUT };
 
 static const struct argp_option options[] = {
 	{ "config", 'c', "FILE", 0, "The policy file (required)", 0 },
@@ -93,6 +95,9 @@ static const struct argp_option options[] = {
 	{ "alert-exec", OPT_ALERT_EXEC, "PROG", 0,
 	  "Run PROG (absolute path, no shell) for every decision, removal "
 	  "and alert, the record as JSON on its stdin", 0 },
+	{ "alert-timeout", OPT_ALERT_TIMEOUT, "SECONDS", 0,
+	  "Kill an --alert-exec program's process group after SECONDS "
+	  "(default 10)", 0 },
 	{ "metrics-file", OPT_METRICS_FILE, "PATH", 0,
 	  "Write Prometheus metrics to PATH (atomic rename) every interval",
 	  0 },
@@ -138,6 +143,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "--alert-exec '%s': not an executable "
 				   "absolute path", arg);
 		a->alert_exec = arg;
+		break;
+	case OPT_ALERT_TIMEOUT:
+		a->alert_timeout_s = (unsigned int)cli_number(state,
+			"alert-timeout", arg, 1, 3600);
 		break;
 	case OPT_METRICS_FILE:
 		a->metrics_file = arg;
@@ -285,7 +294,8 @@ static void do_reload(struct daemon *d)
 
 	if (!fresh)
 		return;
-	if (policy_load(d->args->config, d->st.limits.mem_total, fresh, err,
+	if (trust_file(d->args->config, false, err, sizeof(err)) ||
+	    policy_load(d->args->config, d->st.limits.mem_total, fresh, err,
 			sizeof(err)) ||
 	    enforcer_set_policy(d->enforcer, fresh, err, sizeof(err))) {
 		d->reloads_failed++;
@@ -451,6 +461,17 @@ static char *render_metrics(struct daemon *d)
 		       "Passes of the reaper, the alerts and the metrics since "
 		       "start (one per --interval)");
 	metrics_sample(&m, (double)d->ticks, NULL);
+	metrics_family(&m, "ipcwatch_alert_exec_started_total", "counter",
+		       "--alert-exec programs started");
+	metrics_sample(&m, (double)d->notify.exec_started, NULL);
+	metrics_family(&m, "ipcwatch_alert_exec_skipped_total", "counter",
+		       "--alert-exec runs not made or not fed: too many "
+		       "running, the program not trusted, or a failed start");
+	metrics_sample(&m, (double)d->notify.exec_skipped, NULL);
+	metrics_family(&m, "ipcwatch_alert_exec_timeouts_total", "counter",
+		       "--alert-exec programs killed after --alert-timeout");
+	metrics_sample(&m, (double)d->notify.exec_timeouts, NULL);
+
 	metrics_family(&m, "ipcwatch_policy_reloads_total", "counter",
 		       "Policy reloads on SIGHUP");
 	metrics_sample(&m, (double)d->reloads_ok, "result", "ok", NULL);
@@ -538,7 +559,7 @@ static void tick(struct daemon *d, uint64_t *next_resync)
 out:
 	d->ticks++;
 	export_metrics(d);
-	notify_reap_children(&d->notify);
+	notify_reap_children(&d->notify, mono_ns());
 }
 
 /* What arrived on the signalfd. */
@@ -552,7 +573,7 @@ static void on_signals(struct daemon *d, int sfd)
 			do_reload(d);
 			break;
 		case SIGCHLD:
-			notify_reap_children(&d->notify);
+			notify_reap_children(&d->notify, mono_ns());
 			break;
 		default:
 			d->stop = true;
@@ -701,6 +722,7 @@ static int stop_pinned(const char *dir)
 int cmd_enforce(int argc, char **argv)
 {
 	struct enforce_args a = { .interval_s = 1, .resync_s = 10,
+				  .alert_timeout_s = NOTIFY_EXEC_TIMEOUT_S,
 				  .max_owners = IPCW_OWNERS_DEFAULT,
 				  .pin_dir = PINS_DEFAULT_DIR };
 	struct collector_opts copts = { 0 };
@@ -734,6 +756,23 @@ int cmd_enforce(int argc, char **argv)
 		free(d);
 		return 1;
 	}
+	/* a file others can write decides what root enforces or runs */
+	if (trust_file(a.config, false, err, sizeof(err))) {
+		cli_fail("enforce", "policy not trusted: %s", err);
+		free(d);
+		return 1;
+	}
+	if (a.alert_exec && trust_file(a.alert_exec, true, err, sizeof(err))) {
+		cli_fail("enforce", "--alert-exec not trusted: %s", err);
+		free(d);
+		return 1;
+	}
+	if (a.metrics_file &&
+	    metrics_file_check(a.metrics_file, err, sizeof(err))) {
+		cli_fail("enforce", "--metrics-file: %s", err);
+		free(d);
+		return 1;
+	}
 	d->policy = malloc(sizeof(*d->policy));
 	if (!d->policy ||
 	    policy_load(a.config, d->st.limits.mem_total, d->policy, err,
@@ -744,7 +783,7 @@ int cmd_enforce(int argc, char **argv)
 		free(d);
 		return 1;
 	}
-	notify_init(&d->notify, a.json, a.alert_exec);
+	notify_init(&d->notify, a.json, a.alert_exec, a.alert_timeout_s);
 
 	eopts.max_owners = a.max_owners;
 	eopts.verbose = a.verbose;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "event.h"
+#include "printable.h"
 #include "units.h"
 
 /* from linux/shm.h, which clashes with glibc's sys/shm.h */
@@ -155,12 +156,13 @@ static void print_time(FILE *out, const struct ipcw_event *e,
 void event_print_text(FILE *out, const struct ipcw_event *e,
 		      const struct format_opts *opts)
 {
-	char a[UNITS_BUF], why[256], err[24];
+	char a[UNITS_BUF], why[256], err[24], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
 	const char *cmd;
 
 	if (opts->timestamps)
 		print_time(out, e, opts);
-	fprintf(out, "%-7u %-16s %-11s ", e->pid, e->comm,
+	fprintf(out, "%-7u %-16s %-11s ", e->pid,
+		printable(comm, sizeof(comm), e->comm),
 		event_type_name(e->type));
 	switch (e->type) {
 	case IPCW_SHM_CREATE: {

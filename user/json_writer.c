@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "printable.h"
 #include "units.h"
 
 #define JW_MAX_DEPTH 32
@@ -85,23 +86,36 @@ void jw_end_array(struct json_writer *jw)
 	close_scope(jw, ']');
 }
 
+/*
+ * JSON text must be UTF-8: a byte that is not part of valid UTF-8 is
+ * written as the four characters \xNN (there is no JSON escape for a
+ * byte), every control character as \u00XX.
+ */
 static void write_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		switch (c) {
+	fputc('"', out);
+	while (*p) {
+		uint32_t cp = 0;
+		size_t n = utf8_sequence(p, &cp);
+
+		if (!n) {
+			fprintf(out, "\\\\x%02x", *p++);
+			continue;
+		}
+		p += n;
+		switch (cp) {
 		case '"': fputs("\\\"", out); break;
 		case '\\': fputs("\\\\", out); break;
 		case '\n': fputs("\\n", out); break;
 		case '\r': fputs("\\r", out); break;
 		case '\t': fputs("\\t", out); break;
 		default:
-			if (c < 0x20)
-				fprintf(out, "\\u%04x", c);
+			if (is_control(cp))
+				fprintf(out, "\\u%04x", (unsigned int)cp);
 			else
-				fputc(c, out);
+				fwrite(p - n, 1, n, out);
 		}
 	}
 	fputc('"', out);

@@ -86,12 +86,38 @@ void metrics_free(struct metrics_buf *m)
 	memset(m, 0, sizeof(*m));
 }
 
+int metrics_file_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;	/* the first write makes it */
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	/* rename() would replace the link, and a link may be a trap */
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: a symbolic link, not replaced", path);
+		return -ELOOP;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int metrics_write_file(const char *path, const char *text, char *err,
 		       size_t errlen)
 {
 	char tmp[4096];
 	size_t len = strlen(text), done = 0;
 	int fd, e;
+
+	e = metrics_file_check(path, err, errlen);
+	if (e)
+		return e;
 
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
 	fd = mkstemp(tmp);

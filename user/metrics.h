@@ -32,7 +32,16 @@ void metrics_sample(struct metrics_buf *m, double value, ...);
 int metrics_end(struct metrics_buf *m);
 void metrics_free(struct metrics_buf *m);
 
-/* Write @text to @path through a temporary file and rename(2). */
+/*
+ * 0 when @path is missing or a regular file; a symbolic link (or
+ * anything else) is refused, with one line in @err.
+ */
+int metrics_file_check(const char *path, char *err, size_t errlen);
+
+/*
+ * Write @text to @path through a new temporary file (O_EXCL) and
+ * rename(2); refused as metrics_file_check() says.
+ */
 int metrics_write_file(const char *path, const char *text, char *err,
 		       size_t errlen);
 

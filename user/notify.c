@@ -17,6 +17,8 @@
 #include "clock.h"
 #include "json_writer.h"
 #include "policy_bpf.h"
+#include "printable.h"
+#include "trust.h"
 #include "units.h"
 
 const char *alert_kind_name(enum alert_kind kind)
@@ -33,51 +35,127 @@ static const char *scope_name(uint32_t scope)
 	return policy_scope_name((enum policy_scope)scope);
 }
 
-void notify_init(struct notifier *n, bool json, const char *alert_exec)
+void notify_init(struct notifier *n, bool json, const char *alert_exec,
+		 unsigned int exec_timeout_s)
 {
 	memset(n, 0, sizeof(*n));
 	n->json = json;
 	n->alert_exec = alert_exec;
+	n->exec_timeout_s = exec_timeout_s;
 	n->syslog = true;
 	n->mono_to_real_ns = mono_to_real_ns();
 	openlog("ipcwatch", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 }
 
+/*
+ * The child side, between fork() and exec (async-signal-safe calls
+ * only: the metrics server has threads). The record on stdin and
+ * nothing else: stdout is /dev/null so nothing mixes into --json,
+ * stderr stays the daemon's (its complaints reach the journal), every
+ * other descriptor is closed, the environment is a fixed PATH, the
+ * signals the daemon takes through its signalfd are unblocked.
+ */
+static void exec_child(const char *prog, int in)
+{
+	static char *const envp[] = {
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+		"/sbin:/bin", NULL
+	};
+	char *const argv[] = { (char *)prog, NULL };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+	int null;
+
+	setpgid(0, 0);
+	sigaction(SIGPIPE, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	null = open("/dev/null", O_WRONLY);
+	if (null < 0 || dup2(in, STDIN_FILENO) < 0 ||
+	    dup2(null, STDOUT_FILENO) < 0)
+		_exit(127);
+	close_range(3, ~0U, 0);
+	execve(prog, argv, envp);
+	_exit(127);
+}
+
+/* Whether --alert-exec may run now; said once when it may not. */
+static bool exec_trusted(struct notifier *n)
+{
+	char err[512];
+
+	if (!trust_file(n->alert_exec, true, err, sizeof(err))) {
+		n->exec_untrusted = false;
+		return true;
+	}
+	if (!n->exec_untrusted)
+		notify_message(n, LOG_ERR, "alert_exec_refused",
+			       "--alert-exec %s not run (until it is trusted "
+			       "again): %s", n->alert_exec, err);
+	n->exec_untrusted = true;
+	return false;
+}
+
 /* Run --alert-exec with @json on its stdin; never waits for it. */
 static void run_alert_exec(struct notifier *n, const char *json)
 {
-	int fds[2];
+	int fds[2], slot;
 	pid_t pid;
 
 	if (!n->alert_exec)
 		return;
-	if (n->children >= NOTIFY_MAX_CHILDREN) {
+	for (slot = 0; slot < NOTIFY_MAX_CHILDREN; slot++)
+		if (!n->child[slot].pid)
+			break;
+	/* checked at every run: the program may have changed since */
+	if (slot == NOTIFY_MAX_CHILDREN || !exec_trusted(n) ||
+	    pipe2(fds, O_CLOEXEC)) {
 		n->exec_skipped++;
 		return;
 	}
-	if (pipe2(fds, O_CLOEXEC))
-		return;
 	pid = fork();
-	if (pid == 0) {
-		dup2(fds[0], STDIN_FILENO);
-		signal(SIGPIPE, SIG_DFL);
-		execl(n->alert_exec, n->alert_exec, (char *)NULL);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_child(n->alert_exec, fds[0]);
 	close(fds[0]);
-	if (pid > 0) {
-		n->children++;
-		/* one record is far below a pipe's capacity */
-		if (write(fds[1], json, strlen(json)) < 0)
-			n->exec_skipped++;
+	if (pid < 0) {
+		n->exec_skipped++;
+		close(fds[1]);
+		return;
 	}
+	/* both sides: a kill of the group must not race the child's own */
+	setpgid(pid, pid);
+	n->child[slot] = (struct alert_child){ .pid = pid,
+					       .started_ns = mono_ns() };
+	n->children++;
+	n->exec_started++;
+	/* one record is far below a pipe's capacity; EPIPE if it is gone */
+	if (write(fds[1], json, strlen(json)) < 0)
+		n->exec_skipped++;
 	close(fds[1]);
 }
 
-void notify_reap_children(struct notifier *n)
+void notify_reap_children(struct notifier *n, uint64_t now_ns)
 {
-	while (n->children > 0 && waitpid(-1, NULL, WNOHANG) > 0)
-		n->children--;
+	uint64_t limit = (uint64_t)n->exec_timeout_s * 1000000000ULL;
+	pid_t pid;
+	int i;
+
+	while (n->children > 0 && (pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		for (i = 0; i < NOTIFY_MAX_CHILDREN; i++)
+			if (n->child[i].pid == pid) {
+				n->child[i].pid = 0;
+				n->children--;
+			}
+	for (i = 0; i < NOTIFY_MAX_CHILDREN; i++) {
+		struct alert_child *c = &n->child[i];
+
+		if (!c->pid || c->killed || now_ns - c->started_ns < limit)
+			continue;
+		/* the whole group: what it started goes with it */
+		kill(-c->pid, SIGKILL);
+		c->killed = true;
+		n->exec_timeouts++;
+	}
 }
 
 /* Build one JSON record: the caller fills the body between the two. */
@@ -133,39 +211,42 @@ void notify_decision(struct notifier *n, const struct ipcw_decision *d,
 	const char *rule = idx >= 0 ? p->rules[idx].name :
 			   d->rule_id == IPCW_NO_RULE ? "(none)" : "(reloaded)";
 	char text[512], a[UNITS_BUF], b[UNITS_BUF], c[UNITS_BUF];
+	char comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
 	struct record r;
+
+	printable(comm, sizeof(comm), d->comm);
 
 	if (d->kind == IPCW_LIMIT_ACCOUNTING)
 		snprintf(text, sizeof(text),
-			 "%s: shmget() of %s by pid %u (%.16s) uid %u: the "
+			 "%s: shmget() of %s by pid %u (%s) uid %u: the "
 			 "per-owner totals cannot take it (full or failed "
 			 "update; see enforce --max-owners)",
 			 d->enforced ? "DENIED ENOSPC" : "UNACCOUNTED (allowed)",
-			 fmt_bytes(a, sizeof(a), d->size), d->pid, d->comm,
+			 fmt_bytes(a, sizeof(a), d->size), d->pid, comm,
 			 d->uid);
 	else if (d->kind == IPCW_LIMIT_SEGMENT)
 		snprintf(text, sizeof(text),
-			 "%s: shmget() of %s by pid %u (%.16s) uid %u: over "
+			 "%s: shmget() of %s by pid %u (%s) uid %u: over "
 			 "max_segment_bytes %s of rule %s",
 			 d->enforced ? "DENIED EINVAL" : "AUDIT (allowed)",
-			 fmt_bytes(a, sizeof(a), d->size), d->pid, d->comm,
+			 fmt_bytes(a, sizeof(a), d->size), d->pid, comm,
 			 d->uid, fmt_bytes(b, sizeof(b), d->limit), rule);
 	else if (d->kind == IPCW_LIMIT_TOTAL)
 		snprintf(text, sizeof(text),
-			 "%s: shmget() of %s by pid %u (%.16s) uid %u: %s %llu "
+			 "%s: shmget() of %s by pid %u (%s) uid %u: %s %llu "
 			 "would hold %s, over max_total_bytes %s of rule %s",
 			 d->enforced ? "DENIED ENOSPC" : "AUDIT (allowed)",
-			 fmt_bytes(a, sizeof(a), d->size), d->pid, d->comm,
+			 fmt_bytes(a, sizeof(a), d->size), d->pid, comm,
 			 d->uid, scope_name(d->scope),
 			 (unsigned long long)d->owner,
 			 fmt_bytes(b, sizeof(b), (uint64_t)d->total_bytes),
 			 fmt_bytes(c, sizeof(c), d->limit), rule);
 	else
 		snprintf(text, sizeof(text),
-			 "%s: shmget() by pid %u (%.16s) uid %u: %s %llu would "
+			 "%s: shmget() by pid %u (%s) uid %u: %s %llu would "
 			 "hold %lld segments, over max_segments %llu of rule %s",
 			 d->enforced ? "DENIED ENOSPC" : "AUDIT (allowed)",
-			 d->pid, d->comm, d->uid, scope_name(d->scope),
+			 d->pid, comm, d->uid, scope_name(d->scope),
 			 (unsigned long long)d->owner,
 			 (long long)d->total_segments,
 			 (unsigned long long)d->limit, rule);
@@ -194,7 +275,7 @@ void notify_decision(struct notifier *n, const struct ipcw_decision *d,
 void notify_reaped(struct notifier *n, const struct seg *s,
 		   const struct policy_rule *r)
 {
-	char text[512], a[UNITS_BUF];
+	char text[512], a[UNITS_BUF], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
 	struct record rec;
 
 	snprintf(text, sizeof(text),
@@ -202,7 +283,9 @@ void notify_reaped(struct notifier *n, const struct seg *s,
 		 "creator pid %d (%s) gone, nothing attached: rule %s",
 		 s->row.id, (unsigned int)s->row.key,
 		 fmt_bytes(a, sizeof(a), s->row.size), s->row.uid, s->row.cpid,
-		 s->creator_comm[0] ? s->creator_comm : "?", r->name);
+		 s->creator_comm[0] ?
+			 printable(comm, sizeof(comm), s->creator_comm) : "?",
+		 r->name);
 	if (!record_begin(n, &rec, "reaped"))
 		return;
 	jw_kv_string(rec.jw, "rule", r->name);

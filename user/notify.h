@@ -15,17 +15,32 @@
 #include "state.h"
 
 #define NOTIFY_MAX_CHILDREN 8
+#define NOTIFY_EXEC_TIMEOUT_S 10
+
+/* A running --alert-exec program: the leader of its own group. */
+struct alert_child {
+	int pid;
+	uint64_t started_ns;
+	bool killed;
+};
 
 struct notifier {
 	bool json;
 	bool syslog;
 	const char *alert_exec;	/* absolute path, or NULL */
+	unsigned int exec_timeout_s;
 	int children;		/* --alert-exec programs still running */
-	uint64_t exec_skipped;	/* not started: too many running */
+	struct alert_child child[NOTIFY_MAX_CHILDREN];
+	uint64_t exec_started;
+	uint64_t exec_skipped;	/* not started: too many running, untrusted */
+	uint64_t exec_timeouts;	/* killed after exec_timeout_s */
+	bool exec_untrusted;	/* said so once; cleared when trusted again */
 	int64_t mono_to_real_ns;
 };
 
-void notify_init(struct notifier *n, bool json, const char *alert_exec);
+/* @exec_timeout_s: how long an --alert-exec program may run. */
+void notify_init(struct notifier *n, bool json, const char *alert_exec,
+		 unsigned int exec_timeout_s);
 
 /* A shmget() that broke a rule, refused or audited. */
 void notify_decision(struct notifier *n, const struct ipcw_decision *d,
@@ -55,8 +70,11 @@ void notify_message(struct notifier *n, int priority, const char *type,
 void notify_started(struct notifier *n, bool adopted, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Reap finished --alert-exec programs. */
-void notify_reap_children(struct notifier *n);
+/*
+ * Reap finished --alert-exec programs; kill the process group of any
+ * that has run past its timeout (@now_ns, CLOCK_MONOTONIC).
+ */
+void notify_reap_children(struct notifier *n, uint64_t now_ns);
 
 const char *alert_kind_name(enum alert_kind kind);
 

@@ -452,6 +452,7 @@ const char *proc_comm(struct proc_cache *c, int pid)
 void process_comm(int pid, char *comm, size_t len)
 {
 	char path[256];
+	size_t n;
 	FILE *f;
 
 	comm[0] = '\0';
@@ -461,7 +462,10 @@ void process_comm(int pid, char *comm, size_t len)
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	if (fgets(comm, (int)len, f))
-		comm[strcspn(comm, "\n")] = '\0';
+	/* the kernel adds one newline; a name may hold others */
+	n = fread(comm, 1, len - 1, f);
+	if (n && comm[n - 1] == '\n')
+		n--;
+	comm[n] = '\0';
 	fclose(f);
 }

@@ -7,6 +7,7 @@
 
 #include "event.h"
 #include "event_format.h"
+#include "printable.h"
 #include "units.h"
 
 static const char *const column_names[COL_MAX] = {
@@ -165,6 +166,7 @@ void view_segments(const struct ipc_state *st, const struct view_opts *o,
 {
 	size_t *order = malloc((st->nsegs ? st->nsegs : 1) * sizeof(*order));
 	char line[512], size[UNITS_BUF], status[32], age[24], att[24], det[24];
+	char comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
 	size_t n, i;
 
 	if (!order)
@@ -184,7 +186,9 @@ void view_segments(const struct ipc_state *st, const struct view_opts *o,
 			 "%5s %5s %5s",
 			 s->row.id, (unsigned int)s->row.key, s->row.uid,
 			 s->row.cpid,
-			 s->creator_comm[0] ? s->creator_comm : "?",
+			 s->creator_comm[0] ?
+				 printable(comm, sizeof(comm), s->creator_comm) :
+				 "?",
 			 fmt_bytes(size, sizeof(size), s->row.size),
 			 share * 100, (unsigned long long)s->row.nattch,
 			 seg_status(s, status, sizeof(status)),
@@ -211,7 +215,7 @@ static const struct sem_waiter *next_waiter(const struct ipc_state *st,
 void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
 		     line_fn emit, void *ctx)
 {
-	char line[512];
+	char line[512], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
 	size_t i, from;
 	int n, known, asleep;
 
@@ -243,7 +247,8 @@ void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
 			snprintf(line, sizeof(line),
 				 "%-10s pid %u (%s) waits on #%u op %d (%s), "
 				 "operation %u of %u%s, for %.1fs",
-				 "", w->pid, w->comm, w->sem_num, w->sem_op,
+				 "", w->pid, printable(comm, sizeof(comm), w->comm),
+				 w->sem_num, w->sem_op,
 				 w->zcnt ? "zcnt" : "ncnt", w->index + 1,
 				 w->nsops, w->timeout ? " with timeout" : "",
 				 (o->now_ns - w->since_ns) / 1e9);

@@ -106,5 +106,5 @@ if [ -n "$demo" ]; then
 		is_static "$prog" || copy_libraries "$prog"
 	done
 fi
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 > "$out"

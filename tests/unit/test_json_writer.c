@@ -63,6 +63,29 @@ static void json_escapes_strings(void **state)
 	free(buf);
 }
 
+/* a command name is any bytes: valid UTF-8 out, no terminal escapes */
+static void json_escapes_bytes_and_controls(void **state)
+{
+	FILE *f;
+	struct json_writer *jw = open_writer(&f);
+
+	(void)state;
+	jw_start_object(jw);
+	/* ESC [ 2 J, DEL, C1 CSI (U+009B), a stray byte, an overlong '/' */
+	jw_kv_string(jw, "comm", "a\x1b[2J\x7f\xc2\x9b\xff\xc0\xaf");
+	/* valid UTF-8 stays as it is */
+	jw_kv_string(jw, "u", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7");
+	/* cut short by the end of the string */
+	jw_kv_string(jw, "cut", "x\xe2\x82");
+	jw_end_object(jw);
+	close_writer(jw, f);
+	assert_string_equal(buf,
+		"{\"comm\":\"a\\u001b[2J\\u007f\\u009b\\\\xff\\\\xc0\\\\xaf\","
+		"\"u\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7\","
+		"\"cut\":\"x\\\\xe2\\\\x82\"}\n");
+	free(buf);
+}
+
 static void json_one_line_per_document(void **state)
 {
 	FILE *f;
@@ -87,6 +110,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_nested_document),
 		cmocka_unit_test(json_escapes_strings),
+		cmocka_unit_test(json_escapes_bytes_and_controls),
 		cmocka_unit_test(json_one_line_per_document),
 	};
 

@@ -3,6 +3,7 @@
 #include "unit.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,47 @@ static void metrics_file_atomic(void **state)
 	assert_int_not_equal(metrics_write_file("/nonexistent/x.prom", "a\n",
 						err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "/nonexistent/x.prom"));
+}
+
+static void metrics_file_refuses_symlink(void **state)
+{
+	char dir[] = "/tmp/ipcwatch-metrics-XXXXXX", path[256], target[256];
+	char err[256], want[300], buf[64] = "";
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ipcwatch.prom", dir);
+	snprintf(target, sizeof(target), "%s/elsewhere", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("kept\n", f);
+	fclose(f);
+	assert_int_equal(symlink(target, path), 0);
+	snprintf(want, sizeof(want), "%s: a symbolic link, not replaced", path);
+	assert_int_equal(metrics_file_check(path, err, sizeof(err)), -ELOOP);
+	assert_string_equal(err, want);
+	assert_int_equal(metrics_write_file(path, "a 1\n", err, sizeof(err)),
+			 -ELOOP);
+	assert_string_equal(err, want);
+	/* the link and what it points to are as they were */
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	f = fopen(target, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "kept\n");
+	unlink(path);
+	/* a directory in its place */
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(want, sizeof(want), "%s: not a regular file", path);
+	assert_int_equal(metrics_file_check(path, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, want);
+	rmdir(path);
+	unlink(target);
+	rmdir(dir);
 }
 
 static void metrics_listen_spec(void **state)
@@ -149,6 +191,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(metrics_text_format),
 		cmocka_unit_test(metrics_file_atomic),
+		cmocka_unit_test(metrics_file_refuses_symlink),
 		cmocka_unit_test(metrics_listen_spec),
 		cmocka_unit_test(metrics_http_serves_last_text),
 	};

@@ -33,7 +33,10 @@
 
 const char *tap_suite = "ipcwatch_enforce";
 
-#define POLICY "/tmp/policy.ini"
+/* a directory only root can write: enforce refuses any other */
+#define CONF_DIR "/etc/ipcwatch-test"
+#define POLICY CONF_DIR "/policy.ini"
+#define GOOD CONF_DIR "/good.ini"
 #define METRICS "/tmp/ipcwatch.prom"
 #define SYSLOG "/tmp/messages"
 #define ALERT_OUT "/tmp/alert-exec.out"
@@ -965,21 +968,21 @@ static void test_bad_input(void)
 		{ "broken_policy", { "ipcwatch", "enforce", "-c", POLICY },
 		  NULL, 1, POLICY ":2: uid 'x' is not a number" },
 		{ "relative_alert_exec", { "ipcwatch", "enforce", "-c",
-		  "/tmp/good.ini", "--alert-exec=alert_sink" }, NULL, 2,
+		  GOOD, "--alert-exec=alert_sink" }, NULL, 2,
 		  "not an executable absolute path" },
-		{ "bad_listen", { "ipcwatch", "enforce", "-c", "/tmp/good.ini",
+		{ "bad_listen", { "ipcwatch", "enforce", "-c", GOOD,
 		  "--metrics-listen=nowhere" }, NULL, 2,
 		  "--metrics-listen 'nowhere'" },
 		{ "missing_policy", { "ipcwatch", "enforce", "-c",
 		  "/tmp/none.ini" }, NULL, 1, "/tmp/none.ini: No such file" },
 		{ "bpf_not_permitted", { "ipcwatch", "enforce", "-c",
-		  "/tmp/good.ini" }, as_nobody, 1, "BPF not permitted" },
+		  GOOD }, as_nobody, 1, "BPF not permitted" },
 	};
 	size_t i;
 
 	write_policy(POLICY, "[rule a]\nuid = x\n");
-	write_policy("/tmp/good.ini", "[rule a]\nmax_segments = 9\n");
-	chmod("/tmp/good.ini", 0644);
+	write_policy(GOOD, "[rule a]\nmax_segments = 9\n");
+	chmod(GOOD, 0644);
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		struct ipcwatch_run r;
 
@@ -1291,6 +1294,7 @@ int main(void)
 	pid_t syslogd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	mkdir(CONF_DIR, 0755);
 	syslogd = fork();
 	if (syslogd == 0) {
 		execl("/bin/syslogd", "syslogd", "-n", "-O", SYSLOG, NULL);

@@ -347,12 +347,12 @@ static void without_securityfs(void *arg)
 
 static void test_degraded_enforce(void)
 {
-	const char *argv[] = { "ipcwatch", "enforce", "-c", "/tmp/probe.ini",
+	const char *argv[] = { "ipcwatch", "enforce", "-c", "/etc/ipcwatch-probe.ini",
 			       NULL };
 	struct ipcwatch_run r;
 	int fd, segs;
 
-	fd = open("/tmp/probe.ini", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fd = open("/etc/ipcwatch-probe.ini", O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || write(fd, "[rule all]\nmax_segments = 8\n", 28) != 28)
 		exit(2);
 	close(fd);
