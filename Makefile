@@ -228,7 +228,8 @@ XFAIL_preseed  := vmtest/preseed.xfail
 XFAIL_stock    :=
 IPCWATCH_GUEST := $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
 		  $(GUEST_OUT)/ipcwatch_top $(GUEST_OUT)/ipcwatch_enforce \
-		  $(GUEST_OUT)/ipcwatch_probe $(GUEST_DIR)/alert_sink $(BUILD)/ipcwatch
+		  $(GUEST_OUT)/ipcwatch_probe $(GUEST_DIR)/alert_sink \
+		  $(GUEST_DIR)/alert_sleeper $(GUEST_OUT)/alert_probe $(BUILD)/ipcwatch
 GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints $(IPCWATCH_GUEST) \
 		    $(GUEST_OUT)/ipcwatch_storm $(GUEST_OUT)/storm
 GUEST_PROGS_preseed := $(GUEST_OUT)/conformance $(GUEST_OUT)/ipcwatch_probe \
@@ -284,7 +285,12 @@ $(GUEST_OUT)/ipcwatch_events: $(GUEST_DIR)/ipcwatch_events.c $(GUEST_DIR)/runner
 		$(GUEST_COMMON) $(GUEST_HEADERS) $(GUEST_OUT)/lsm_deny.skel.h
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c $(STATIC_BPF_LIBS)
 
-# The storm's workload generator: no json-c, no BPF.
+# The storm's workload generator and the enforce suite's --alert-exec
+# probe: no json-c, no BPF.
+$(GUEST_OUT)/alert_probe: $(GUEST_DIR)/alert_probe.c
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $<
+
 $(GUEST_OUT)/storm: $(GUEST_DIR)/storm.c $(GUEST_DIR)/ipcutil.c $(GUEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)

@@ -155,6 +155,10 @@ void notify_reap_children(struct notifier *n, uint64_t now_ns)
 		kill(-c->pid, SIGKILL);
 		c->killed = true;
 		n->exec_timeouts++;
+		notify_message(n, LOG_WARNING, "alert_exec_timeout",
+			       "--alert-exec %s (pid %d) still running after "
+			       "%u s: killed with its process group",
+			       n->alert_exec, (int)c->pid, n->exec_timeout_s);
 	}
 }
 

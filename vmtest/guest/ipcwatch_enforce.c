@@ -216,7 +216,9 @@ static bool wait_for_path(const char *path, int seconds)
 
 static int baseline_progs;
 
-static bool start_enforce(struct ipcwatch_run *r, const char *extra)
+/* The suite's daemon with up to two more options (NULL: none). */
+static bool start_enforce2(struct ipcwatch_run *r, const char *extra,
+			   const char *extra2)
 {
 	const char *argv[12] = { "ipcwatch", "enforce", "-c", POLICY,
 				 "--json", "--interval=0.2",
@@ -225,9 +227,16 @@ static bool start_enforce(struct ipcwatch_run *r, const char *extra)
 
 	if (extra)
 		argv[n++] = extra;
+	if (extra2)
+		argv[n++] = extra2;
 	argv[n] = NULL;
 	unlink(METRICS);
 	return ipcwatch_start(r, argv, NULL, NULL);
+}
+
+static bool start_enforce(struct ipcwatch_run *r, const char *extra)
+{
+	return start_enforce2(r, extra, NULL);
 }
 
 
@@ -1289,6 +1298,412 @@ static void test_transient_read_error(void)
 	ipcwatch_free(&r);
 }
 
+/* ---- hostile input --------------------------------------------------------- */
+
+#define PROBE_OUT "/tmp/alert-probe.out"
+#define SLEEPER_PID "/tmp/alert-sleeper.pid"
+
+/* The value of the "@key value" line of the probe's report, or "". */
+static const char *probe_says(const char *report, const char *key)
+{
+	static char val[4096];
+	size_t klen = strlen(key);
+	const char *p = report;
+
+	val[0] = '\0';
+	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ' ') {
+			const char *end = strchr(p, '\n');
+			size_t n = end ? (size_t)(end - p) - klen - 1
+				       : strlen(p + klen + 1);
+
+			snprintf(val, sizeof(val), "%.*s", (int)n, p + klen + 1);
+			break;
+		}
+	return val;
+}
+
+static int count_prefixed_lines(const char *text, const char *prefix)
+{
+	const char *p = text;
+	int n = 0;
+
+	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		n += !strncmp(p, prefix, strlen(prefix));
+	return n;
+}
+
+/*
+ * --alert-exec gets the record on stdin and nothing else: a descriptor
+ * and a variable the daemon inherited, the signals it blocks for its
+ * signalfd and its stdout must not reach the program.
+ */
+static void test_alert_exec_child(void)
+{
+	struct ipcwatch_run r;
+	const char *rep;
+	int leak_fd;
+
+	fresh_ipc_ns();
+	unlink(PROBE_OUT);
+	write_policy(POLICY, "[rule big]\nuid = 1000\n"
+		     "alert_segment_bytes = 1M\n");
+	leak_fd = open("/dev/null", O_RDONLY);	/* no O_CLOEXEC: inherited */
+	setenv("IPCWATCH_TEST_SECRET", "leaked", 1);
+	if (!tap_ok(start_enforce(&r, "--alert-exec=/tests/alert_probe"),
+		    "alert_exec_child.starts")) {
+		ipcwatch_free(&r);
+		close(leak_fd);
+		unsetenv("IPCWATCH_TEST_SECRET");
+		return;
+	}
+	close(leak_fd);
+	unsetenv("IPCWATCH_TEST_SECRET");
+	shmget_as(1000, 2 << 20);
+	tap_ok(wait_for_path(PROBE_OUT, 30), "alert_exec_child.ran");
+	tap_ok(wait_metric("ipcwatch_alert_exec_started_total", 1, 30),
+	       "alert_exec_child.started_counted");
+	wait_ticks(2, "alert_exec_child");
+	ipcwatch_stop(&r);
+	rep = slurp_file(PROBE_OUT);
+	tap_ok(probe_says(rep, "pid")[0] &&
+	       !strcmp(probe_says(rep, "pid"), probe_says(rep, "pgid")),
+	       "alert_exec_child.own_process_group");
+	tap_str(probe_says(rep, "fds"), "0 1 2",
+		"alert_exec_child.only_stdio_open");
+	tap_str(probe_says(rep, "sigblk"), "0000000000000000",
+		"alert_exec_child.no_blocked_signals");
+	tap_is(count_prefixed_lines(rep, "env "), 1,
+	       "alert_exec_child.one_variable");
+	tap_ok(!strncmp(probe_says(rep, "env"), "PATH=", 5),
+	       "alert_exec_child.path_only");
+	tap_str(probe_says(rep, "stdout"), "/dev/null",
+		"alert_exec_child.stdout_is_dev_null");
+	tap_ok(strstr(probe_says(rep, "stdin"), "\"type\":\"alert\"") != NULL,
+	       "alert_exec_child.record_on_stdin");
+	tap_ok(r.out && !strstr(r.out, "LEAK-TO-STDOUT"),
+	       "alert_exec_child.stdout_not_in_json");
+	tap_is(count_records(&r, "alert", "kind", "segment"), 1,
+	       "alert_exec_child.alert_logged");
+	ipcwatch_free(&r);
+}
+
+/* Whether @pid is gone or a zombie. */
+static bool pid_dead(int pid)
+{
+	char path[64], *stat, *paren;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	stat = slurp_file(path);
+	if (!stat[0])
+		return true;
+	paren = strrchr(stat, ')');
+	return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* A program that outlives --alert-timeout is killed, children too. */
+static void test_alert_exec_timeout(void)
+{
+	struct ipcwatch_run r;
+	int shell = 0, child = 0, i;
+
+	fresh_ipc_ns();
+	unlink(SLEEPER_PID);
+	write_policy(POLICY, "[rule big]\nuid = 1000\n"
+		     "alert_segment_bytes = 1M\n");
+	if (!tap_ok(start_enforce2(&r, "--alert-exec=/tests/alert_sleeper",
+				   "--alert-timeout=2"),
+		    "alert_exec_timeout.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	shmget_as(1000, 2 << 20);
+	tap_ok(wait_for_path(SLEEPER_PID, 30) &&
+	       sscanf(slurp_file(SLEEPER_PID), "%d %d", &shell, &child) == 2,
+	       "alert_exec_timeout.program_ran");
+	ipcwatch_wait_record(&r, "alert_exec_timeout", NULL, 0, 0, 30,
+			     "alert_exec_timeout.logged");
+	for (i = 0; i < 20 * 20 && !(pid_dead(shell) && pid_dead(child)); i++)
+		usleep(50000);
+	tap_ok(shell > 0 && pid_dead(shell), "alert_exec_timeout.program_killed");
+	tap_ok(child > 0 && pid_dead(child),
+	       "alert_exec_timeout.its_child_killed");
+	tap_ok(wait_metric("ipcwatch_alert_exec_timeouts_total", 1, 30),
+	       "alert_exec_timeout.counted");
+	ipcwatch_stop(&r);
+	{
+		json_object *t = find_event(&r, "alert_exec_timeout", NULL, 0, 0);
+		char pid[32];
+
+		snprintf(pid, sizeof(pid), "pid %d", shell);
+		tap_ok(t && strstr(jstr(t, "message"), pid),
+		       "alert_exec_timeout.names_pid");
+	}
+	ipcwatch_free(&r);
+}
+
+/* Start refused with exit 1 and one line saying @says; nothing loaded. */
+static void refused_start(const char *name, const char *const argv[],
+			  const char *says)
+{
+	struct ipcwatch_run r;
+
+	ipcwatch_exec(&r, argv, NULL, NULL);
+	tap_is(r.status, 1, "untrusted.%s.exit_status", name);
+	if (!tap_ok(strstr(r.err, says) &&
+		    strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+		    "untrusted.%s.one_line", name))
+		tap_diag("  stderr: %s", r.err);
+	ipcwatch_free(&r);
+}
+
+#define TMP_POLICY "/tmp/policy.ini"
+#define TMP_SINK "/tmp/alert_sink"
+
+/*
+ * As sshd's StrictModes: a policy or --alert-exec program that someone
+ * other than root owns or can write, itself or through a directory on
+ * its path (as given or as resolved), is refused at start and at reload.
+ */
+static void test_untrusted_files(void)
+{
+	const char *in_tmp[] = { "ipcwatch", "enforce", "-c", TMP_POLICY,
+				 NULL };
+	const char *loose[] = { "ipcwatch", "enforce", "-c",
+				CONF_DIR "/loose.ini", NULL };
+	const char *theirs[] = { "ipcwatch", "enforce", "-c",
+				 CONF_DIR "/theirs.ini", NULL };
+	const char *their_dir[] = { "ipcwatch", "enforce", "-c",
+				    CONF_DIR "/sub/p.ini", NULL };
+	const char *link[] = { "ipcwatch", "enforce", "-c",
+			       CONF_DIR "/link.ini", NULL };
+	const char *sink[] = { "ipcwatch", "enforce", "-c", GOOD,
+			       "--alert-exec=" TMP_SINK, NULL };
+	static const char good[] = "[rule a]\nmax_segments = 9\n";
+	struct ipcwatch_run r;
+
+	write_policy(GOOD, good);
+	chmod(GOOD, 0644);
+	write_policy(TMP_POLICY, good);
+	chmod(TMP_POLICY, 0644);
+	refused_start("policy_in_tmp", in_tmp,
+		      "ipcwatch enforce: policy not trusted: /tmp: directory "
+		      "writable by group or others (mode 1777)");
+	write_policy(CONF_DIR "/loose.ini", good);
+	chmod(CONF_DIR "/loose.ini", 0664);
+	refused_start("group_writable", loose, CONF_DIR "/loose.ini: file "
+		      "writable by group or others (mode 0664)");
+	write_policy(CONF_DIR "/theirs.ini", good);
+	chmod(CONF_DIR "/theirs.ini", 0644);
+	if (chown(CONF_DIR "/theirs.ini", 1000, 1000))
+		exit(2);
+	refused_start("not_root_owned", theirs, CONF_DIR "/theirs.ini: file "
+		      "owned by uid 1000, not root");
+	mkdir(CONF_DIR "/sub", 0755);
+	write_policy(CONF_DIR "/sub/p.ini", good);
+	chmod(CONF_DIR "/sub/p.ini", 0644);
+	if (chown(CONF_DIR "/sub", 1000, 1000))
+		exit(2);
+	refused_start("dir_not_root_owned", their_dir, CONF_DIR "/sub: "
+		      "directory owned by uid 1000, not root");
+	unlink(CONF_DIR "/link.ini");
+	if (symlink(TMP_POLICY, CONF_DIR "/link.ini"))
+		exit(2);
+	refused_start("link_into_tmp", link, "/tmp: directory writable by "
+		      "group or others");
+	if (system("cp /tests/alert_sink " TMP_SINK " && chmod 755 " TMP_SINK))
+		exit(2);
+	refused_start("alert_exec_in_tmp", sink, "ipcwatch enforce: "
+		      "--alert-exec not trusted: /tmp: directory writable by "
+		      "group or others");
+	tap_is(bpf_prog_count(), baseline_progs, "untrusted.nothing_loaded");
+	unlink(CONF_DIR "/loose.ini");
+	unlink(CONF_DIR "/theirs.ini");
+	unlink(CONF_DIR "/sub/p.ini");
+	rmdir(CONF_DIR "/sub");
+	unlink(CONF_DIR "/link.ini");
+	unlink(TMP_POLICY);
+	unlink(TMP_SINK);
+
+	/* while running: a reload and an alert program turned writable */
+	fresh_ipc_ns();
+	unlink(ALERT_OUT);
+	if (system("cp /tests/alert_sink " CONF_DIR "/alert_sink && chmod 755 "
+		   CONF_DIR "/alert_sink"))
+		exit(2);
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 2\n"
+		     "alert_segment_bytes = 1M\nmode = enforce\n");
+	chmod(POLICY, 0644);
+	if (!tap_ok(start_enforce(&r, "--alert-exec=" CONF_DIR "/alert_sink"),
+		    "untrusted.running.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	chmod(CONF_DIR "/alert_sink", 0777);
+	shmget_as(1000, 2 << 20);
+	ipcwatch_wait_record(&r, "alert_exec_refused", NULL, 0, 0, 30,
+			     "untrusted.running.alert_exec_refused");
+	tap_ok(wait_metric("ipcwatch_alert_exec_skipped_total", 1, 30),
+	       "untrusted.running.skip_counted");
+	chmod(POLICY, 0666);
+	kill(r.pid, SIGHUP);
+	ipcwatch_wait_record(&r, "reload_failed", NULL, 0, 0, 30,
+			     "untrusted.running.reload_refused");
+	tap_ok(shmget_as(1000, 4096) >= 0, "untrusted.running.under_old_limit");
+	tap_is(shmget_as(1000, 4096), -ENOSPC,
+	       "untrusted.running.old_policy_in_force");
+	chmod(POLICY, 0644);
+	kill(r.pid, SIGHUP);
+	ipcwatch_wait_record(&r, "reloaded", NULL, 0, 0, 30,
+			     "untrusted.running.trusted_again_reloads");
+	ipcwatch_stop(&r);
+	tap_ok(access(ALERT_OUT, F_OK) != 0,
+	       "untrusted.running.alert_exec_not_run");
+	{
+		json_object *f = find_event(&r, "reload_failed", NULL, 0, 0);
+
+		tap_ok(f && strstr(jstr(f, "message"),
+				   POLICY ": file writable by group or others "
+				   "(mode 0666)"),
+		       "untrusted.running.reload_says_why");
+	}
+	ipcwatch_free(&r);
+	unlink(CONF_DIR "/alert_sink");
+}
+
+#define PRECIOUS CONF_DIR "/precious"
+#define LINK_PROM "/tmp/ipcwatch-link.prom"
+
+/* The metrics textfile is replaced by rename(), never through a link. */
+static void test_metrics_symlink(void)
+{
+	const char *argv[] = { "ipcwatch", "enforce", "-c", GOOD,
+			       "--metrics-file=" LINK_PROM, NULL };
+	struct ipcwatch_run r;
+	struct stat st;
+
+	write_policy(GOOD, "[rule a]\nmax_segments = 9\n");
+	chmod(GOOD, 0644);
+	write_policy(PRECIOUS, "keep\n");
+	unlink(LINK_PROM);
+	if (symlink(PRECIOUS, LINK_PROM))
+		exit(2);
+	ipcwatch_exec(&r, argv, NULL, NULL);
+	tap_is(r.status, 1, "metrics_link.start_refused");
+	if (!tap_ok(strstr(r.err, LINK_PROM ": a symbolic link, not replaced")
+		    != NULL, "metrics_link.start_says_why"))
+		tap_diag("  stderr: %s", r.err);
+	ipcwatch_free(&r);
+	unlink(LINK_PROM);
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule a]\nmax_segments = 9\n");
+	if (!tap_ok(start_enforce(&r, NULL), "metrics_link.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	wait_ticks(1, "metrics_link");
+	unlink(METRICS);
+	if (symlink(PRECIOUS, METRICS))
+		exit(2);
+	ipcwatch_wait_record(&r, "error", NULL, 0, 0, 30,
+			     "metrics_link.running_error_logged");
+	ipcwatch_stop(&r);
+	{
+		json_object *e = find_event(&r, "error", NULL, 0, 0);
+
+		tap_ok(e && strstr(jstr(e, "message"), "a symbolic link"),
+		       "metrics_link.running_says_why");
+	}
+	tap_str(slurp_file(PRECIOUS), "keep\n", "metrics_link.target_unchanged");
+	tap_ok(!lstat(METRICS, &st) && S_ISLNK(st.st_mode),
+	       "metrics_link.link_left_alone");
+	ipcwatch_free(&r);
+	unlink(METRICS);
+	unlink(PRECIOUS);
+}
+
+/* Whether /proc/net/tcp has a listener on @addr (dotted) port @port. */
+static bool tcp_listening(const char *addr, int port)
+{
+	struct in_addr in;
+	char want[32], line[256];
+	FILE *f = fopen("/proc/net/tcp", "r");
+	bool found = false;
+
+	inet_pton(AF_INET, addr, &in);
+	/* the kernel prints the address as the host-order word of s_addr */
+	snprintf(want, sizeof(want), "%08X:%04X", in.s_addr, port);
+	while (f && fgets(line, sizeof(line), f)) {
+		char local[32], remote[32];
+		unsigned int st;
+
+		if (sscanf(line, " %*d: %31s %31s %x", local, remote, &st) == 3 &&
+		    !strcmp(local, want) && st == 0x0A)
+			found = true;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* --metrics-listen=:PORT serves loopback only. */
+static void test_metrics_loopback(void)
+{
+	struct ipcwatch_run r;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule a]\nmax_segments = 9\n");
+	if (!tap_ok(start_enforce(&r, "--metrics-listen=:9478"),
+		    "metrics_loopback.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_ok(tcp_listening("127.0.0.1", 9478),
+	       "metrics_loopback.listens_on_127.0.0.1");
+	tap_ok(!tcp_listening("0.0.0.0", 9478),
+	       "metrics_loopback.not_on_every_address");
+	tap_ok(strstr(http_get(9478), "ipcwatch_ticks_total") != NULL,
+	       "metrics_loopback.serves");
+	ipcwatch_stop(&r);
+	ipcwatch_free(&r);
+}
+
+#define EVIL_COMM "\x1b[31mevil"
+
+/* A command name with a terminal escape reaches logs escaped. */
+static void test_escaped_comm(void)
+{
+	struct ipcwatch_run r;
+	pid_t pid;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule small]\nmax_segment_bytes = 64K\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, NULL), "escaped_comm.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_NAME, EVIL_COMM, 0, 0, 0);
+		_exit(shmget(IPC_PRIVATE, 128 << 10, IPC_CREAT | 0600) < 0 &&
+		      errno == EINVAL ? 0 : 1);
+	}
+	tap_is(reap(pid), 0, "escaped_comm.denied");
+	ipcwatch_wait_record(&r, "policy_denied", "pid", pid, 0, 30,
+			     "escaped_comm.denial_logged");
+	tap_ok(wait_in_file(SYSLOG, "\\x1b[31mevil", 30),
+	       "escaped_comm.syslog_escaped");
+	ipcwatch_stop(&r);
+	tap_ok(r.out && strstr(r.out, "\"comm\":\"\\u001b[31mevil\"") &&
+	       !strchr(r.out, '\x1b'),
+	       "escaped_comm.json_escaped");
+	tap_str(jstr(find_event(&r, "policy_denied", "pid", pid, 0), "comm"),
+		EVIL_COMM, "escaped_comm.json_decodes_to_name");
+	ipcwatch_free(&r);
+}
+
 int main(void)
 {
 	pid_t syslogd;
@@ -1320,6 +1735,12 @@ int main(void)
 	test_sighup_during_start();
 	test_transient_read_error();
 	test_metrics();
+	test_metrics_symlink();
+	test_metrics_loopback();
+	test_alert_exec_child();
+	test_alert_exec_timeout();
+	test_untrusted_files();
+	test_escaped_comm();
 	test_bad_input();
 
 	kill(syslogd, SIGTERM);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
@@ -890,6 +891,79 @@ static void test_filters(void)
 	rmdir("/sys/fs/cgroup/ipcwatch-test");
 }
 
+#define EVIL_COMM "\x1b[2Jevil\x7f\xff"
+
+/* Whether what a running ipcwatch printed has @needle, within @seconds. */
+static bool wait_in_output(const struct ipcwatch_run *r, const char *needle,
+			   int seconds)
+{
+	static char buf[1 << 16];
+	int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		FILE *f = fopen(r->out_path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		if (strstr(buf, needle))
+			return true;
+		usleep(50000);
+	}
+	tap_diag("  waited %d s for '%s' from ipcwatch", seconds, needle);
+	return false;
+}
+
+static int make_shm_named_evil(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, EVIL_COMM, 0, 0, 0);
+	return make_shm(NULL);
+}
+
+/*
+ * A command name is whatever its owner chose: no terminal escape may
+ * reach the screen, in text or in JSON, and JSON still decodes to it.
+ */
+static void test_escaped_comm(void)
+{
+	const char *text_argv[] = { "ipcwatch", "events", NULL };
+	const char *json_argv[] = { "ipcwatch", "events", "--json", NULL };
+	struct ipcwatch_run text, json;
+	bool text_up, json_up;
+	pid_t pid;
+
+	mode = "escaped_comm";
+	begin();
+	text_up = ipcwatch_start(&text, text_argv, NULL, NULL);
+	json_up = ipcwatch_start(&json, json_argv, NULL, NULL);
+	tap_ok(text_up && json_up, "escaped_comm.starts");
+	pid = spawn(make_shm_named_evil, NULL);
+	tap_is(reap(pid), 0, "escaped_comm.created");
+	if (json_up)
+		ipcwatch_wait_record(&json, "shm_create", "pid", pid, 0, 30,
+				     "escaped_comm.json_record_came");
+	if (text_up)
+		tap_ok(wait_in_output(&text, "evil", 30),
+		       "escaped_comm.text_line_came");
+	ipcwatch_stop(&json);
+	ipcwatch_stop(&text);
+	tap_ok(text.out && strstr(text.out, "\\x1b[2Jevil\\x7f\\xff"),
+	       "escaped_comm.text_escaped");
+	tap_ok(text.out && !strchr(text.out, '\x1b') && !strchr(text.out, '\x7f'),
+	       "escaped_comm.text_no_control_bytes");
+	tap_ok(json.out &&
+	       strstr(json.out, "\"\\u001b[2Jevil\\u007f\\\\xff\""),
+	       "escaped_comm.json_escaped");
+	tap_ok(json.out && !strchr(json.out, '\x1b'),
+	       "escaped_comm.json_no_control_bytes");
+	tap_str(jstr(find_event(&json, "shm_create", "pid", pid, 0), "comm"),
+		"\x1b[2Jevil\x7f\\xff", "escaped_comm.json_decodes");
+	ipcwatch_free(&text);
+	ipcwatch_free(&json);
+}
+
 /* In a private mount namespace, hide the kernel's BTF. */
 static void without_btf(void *arg)
 {
@@ -992,6 +1066,7 @@ int main(void)
 		test_lost_events("kprobe");
 	}
 	test_filters();
+	test_escaped_comm();
 	test_bad_input();
 	return tap_done();
 }

@@ -518,6 +518,54 @@ static void test_interactive(void)
 	stop_workload();
 }
 
+/* ---- names chosen by other users ------------------------------------------ */
+
+#define EVIL_COMM "\x1b]0;pwn\x07x"
+
+/* A creator that lives, named to set the terminal's title. */
+static int make_evil(void *arg)
+{
+	int *fds = arg, id;
+
+	named(EVIL_COMM);
+	id = shmget(IPC_PRIVATE, 8192, IPC_CREAT | 0600);
+	if (write(fds[1], &id, sizeof(id)) != sizeof(id))
+		return 1;
+	for (;;)
+		pause();
+}
+
+/* The COMMAND column of the text batch mode shows the name escaped. */
+static void test_escaped_comm(void)
+{
+	const char *argv[] = { "ipcwatch", "top", "-b", "-n", "1", NULL };
+	struct ipcwatch_run r;
+	int fds[2], id = -1;
+	pid_t pid;
+
+	fresh_ipc_ns();
+	if (pipe(fds))
+		exit(2);
+	pid = spawn(make_evil, fds);
+	if (read(fds[0], &id, sizeof(id)) != sizeof(id))
+		id = -1;
+	close(fds[0]);
+	close(fds[1]);
+	tap_ok(id >= 0, "escaped_comm.created");
+	ipcwatch_exec(&r, argv, NULL, NULL);
+	tap_is(r.status, 0, "escaped_comm.exits_0");
+	if (!tap_ok(r.out && strstr(r.out, "\\x1b]0;pwn\\x07x"),
+		    "escaped_comm.command_escaped"))
+		tap_diag("  stderr: %s", r.err);
+	tap_ok(r.out && !strchr(r.out, '\x1b') && !strchr(r.out, '\x07'),
+	       "escaped_comm.no_control_bytes");
+	ipcwatch_free(&r);
+	kill(pid, SIGKILL);
+	reap(pid);
+	if (id >= 0)
+		shmctl(id, IPC_RMID, NULL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -525,6 +573,7 @@ int main(void)
 	if (!on_kernel("stock"))
 		test_batch("tracepoint", true);
 	test_batch("fentry", false);
+	test_escaped_comm();
 	test_interactive();
 	return tap_done();
 }

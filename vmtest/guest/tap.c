@@ -2,6 +2,7 @@
 #include "tap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int tap_count;
 static int tap_failures;
@@ -51,6 +52,41 @@ bool tap_is_u(unsigned long long got, unsigned long long want,
 	va_end(ap);
 	if (!pass)
 		tap_diag("  got %llu, want %llu", got, want);
+	return pass;
+}
+
+/* @s on one line, whatever it holds: the judge reads every line */
+static void put_escaped(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
+
+bool tap_str(const char *got, const char *want, const char *name_fmt, ...)
+{
+	bool pass;
+	va_list ap;
+
+	got = got ? got : "";
+	want = want ? want : "";
+	pass = !strcmp(got, want);
+	va_start(ap, name_fmt);
+	tap_line(pass, name_fmt, ap);
+	va_end(ap);
+	if (!pass) {
+		fputs("#   got '", stdout);
+		put_escaped(got);
+		fputs("', want '", stdout);
+		put_escaped(want);
+		fputs("'\n", stdout);
+		fflush(stdout);
+	}
 	return pass;
 }
 

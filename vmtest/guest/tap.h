@@ -27,6 +27,10 @@ bool tap_is_u(unsigned long long got, unsigned long long want,
 	      const char *name_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Same for strings (NULL reads as ""); the diagnostic escapes both. */
+bool tap_str(const char *got, const char *want, const char *name_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* "# ..." line, for context in the log */
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
