@@ -81,11 +81,12 @@ done_='# vmtest: done\n'
 boot='Linux version 6.1\nsemctl(GETNCNT/GETZCNT) is since 3.16 Single Unix Specification compliant.\n'
 
 # ---- a clean run, its closing line, the counts file
-LAST='t: 6 passed, 0 failed, 0 expected failures' \
+LAST='t: 6 passed, 0 failed' \
 check "clean run passes, closing line last" 0 "6 0 0" \
 	"$up$s${ok2}# storm: seed 1, 2 s\n1..2\n$done_" \
 	"ok 3 - t: suite s complete" "ok 4 - t: nothing outside the suites" \
-	"ok 5 - t: guest finished" "ok 6 - t: kernel log clean"
+	"ok 5 - t: guest finished" "ok 6 - t: kernel log clean" \
+	"t: 0 expected failures"
 dir=$tmp/counts-case
 mkdir -p "$dir"
 printf '%b' "$up$s$ok2p$done_" > "$dir/results.tap"
@@ -139,9 +140,28 @@ check "SKIP directive fails" 1 "4 2 0" \
 	"not ok 3 - t: suite s complete # SKIP seen"
 check "SKIP the cmocka way fails" 1 "4 2 0" \
 	"$up${s}ok 1 - s.a\nok 2 # skip s.b\n1..2\n$done_" \
-	"not ok 2 - t: s.check_2 # SKIP: not a pass"
+	"not ok 2 - t: s.b # SKIP: not a pass"
+check "SKIP on a failed check the cmocka way fails" 1 "4 2 0" \
+	"$up${s}ok 1 - s.a\nnot ok 2 # SKIP s.b\n1..2\n$done_" \
+	"not ok 2 - t: s.b # SKIP: not a pass"
+check "SKIP after a '#' in the name fails" 1 "4 2 0" \
+	"$up${s}ok 1 - s.a #5 # SKIP x\nok 2 - s.b\n1..2\n$done_" \
+	"not ok 1 - t: s.a # SKIP: not a pass" \
+	"not ok 3 - t: suite s complete # SKIP seen"
 check "SKIP comment fails" 1 "5 1 0" \
 	"$up$s${ok2}# SKIP: no tracefs here\n1..2\n$done_" \
+	"not ok 3 - t: suite s complete # SKIP seen"
+check "Skipped comment fails" 1 "5 1 0" \
+	"$up$s${ok2}# Skipped: no tracefs here\n1..2\n$done_" \
+	"not ok 3 - t: suite s complete # SKIP seen"
+check "TODO comment fails" 1 "5 1 0" \
+	"$up$s${ok2}# TODO: count the waiters\n1..2\n$done_" \
+	"not ok 3 - t: suite s complete # TODO seen"
+check "SKIP comment before the first suite fails" 1 "5 1 0" \
+	"$up# SKIP: no tracefs\n$s$ok2p$done_" \
+	"not ok 4 - t: nothing outside the suites # SKIP line 2 before the first suite"
+check "skipped plan with checks fails" 1 "5 1 0" \
+	"$up$s${ok2}1..2 # SKIP no tracefs\n$done_" \
 	"not ok 3 - t: suite s complete # SKIP seen"
 check "skipped plan fails" 1 "3 1 0" "$up${s}1..0 # SKIP no tracefs\n$done_" \
 	"not ok 1 - t: suite s complete # plan 0; SKIP seen"
@@ -149,8 +169,13 @@ check "TODO directive fails" 1 "4 2 0" \
 	"$up${s}ok 1 - s.a\nok 2 - s.b # TODO later\n1..2\n$done_" \
 	"not ok 2 - t: s.b # TODO: not a pass" \
 	"not ok 3 - t: suite s complete # TODO seen"
-check "a word like skipped is no directive" 0 "6 0 0" \
-	"$up${s}ok 1 - s.a # skipped_none\nok 2 - s.b\n1..2\n$done_"
+check "a comment that is no directive passes" 0 "6 0 0" \
+	"$up${s}ok 1 - s.a # took 3 ms\nok 2 - s.b\n1..2\n$done_"
+check "plan first fails" 1 "5 1 0" "$up${s}1..2\n$ok2$done_" \
+	"not ok 3 - t: suite s complete # check after the plan (line 4)"
+check "checks out of number fail" 1 "5 1 0" \
+	"$up${s}ok 1 - s.a\nok 1 - s.b\n1..2\n$done_" \
+	"not ok 3 - t: suite s complete # check 1 where 2 was due (line 4)"
 check "non-TAP line fails, quoted" 1 "5 1 0" \
 	"$up${s}ok 1 - s.a\nipcutil: shmget: No space left on device\nok 2 - s.b\n1..2\n$done_" \
 	"not ok 3 - t: suite s complete # non-TAP line 4: \"ipcutil: shmget: No space left on device\"" \
@@ -187,10 +212,11 @@ CONSOLE="$boot""rcu: INFO: rcu_sched self-detected stall on CPU\n" \
 check "RCU stall fails" 1 "5 1 0" "$up$s$ok2p$done_"
 
 # ---- expected failures (the pre-seed manifest)
-MANIFEST="# comment\ns.b\n" LAST="t: 5 passed, 0 failed, 1 expected failures" \
+MANIFEST="# comment\ns.b\n" LAST="t: 5 passed, 0 failed" \
 check "listed failure is reported apart" 0 "5 0 1" \
 	"$up${s}ok 1 - s.a\nnot ok 2 - s.b\n1..2\n$done_" \
-	"xfail 2 - t: s.b # fails as expected on this kernel"
+	"xfail 2 - t: s.b # fails as expected on this kernel" \
+	"t: 1 expected failures"
 MANIFEST="s.b\n" check "listed check that passes fails" 1 "5 1 0" "$up$s$ok2p$done_" \
 	"not ok 2 - t: s.b # expected to fail on this kernel, passed"
 MANIFEST="s.c\n" check "listed check never reported fails" 1 "6 1 0" "$up$s$ok2p$done_" \

@@ -828,6 +828,8 @@ int cmd_enforce(int argc, char **argv)
 		}
 	}
 
+	/* a scrape right after "started" finds the totals, not nothing */
+	export_metrics(d);
 	if (enforcer_adopted(d->enforcer))
 		notify_started(&d->notify, true,
 			       "enforcing %s: %d rules, adopted the policy "

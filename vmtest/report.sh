@@ -2,15 +2,18 @@
 # Judge one guest run: the suites' TAP, whether each expected suite ran
 # to its plan, whether the guest finished, and whether the kernel log
 # shows a splat. Prints one TAP line per check, prefixed with the run's
-# label, then "LABEL: N passed, N failed, N expected failures".
+# label, then "LABEL: N expected failures" and, last,
+# "LABEL: N passed, N failed".
 #
 #   vmtest/report.sh --suites S1,S2,... LABEL OUT_DIR [XFAIL_MANIFEST]
 #
 # The guest's init writes "# suite S" before each suite and
 # "# vmtest: done" at the end. Each expected suite must be there and end
-# with a plan 1..N, N > 0, equal to its check lines; "Bail out!", a SKIP
-# or TODO directive, or a line that is neither TAP nor a comment (a
-# blank one included) fails its suite. A suite not expected fails.
+# with a plan 1..N, N > 0, equal to its check lines, numbered 1..N in
+# order; "Bail out!", a SKIP or TODO directive (after any '#' of a
+# check line, as "# Skipped" too), or a line that is neither TAP nor a
+# comment (a blank one included) fails its suite. A suite not expected
+# fails.
 #
 # With a manifest (the pre-seed run), the checks it lists must fail and
 # every other check must pass: matched both ways. A listed check that
@@ -91,11 +94,23 @@ function non_tap(s, line) {
 		nontap_lines[s] = nontap_lines[s] "    line " NR ": " \
 			quote(line) "\n"
 }
+# As TAP harnesses read it: SKIP and any word it begins ("Skipped"),
+# TODO as a word.
 function directive_of(comment,    d) {
 	d = toupper(comment)
 	sub(/^[ \t]+/, "", d)
-	if (d ~ /^SKIP([^A-Z0-9_]|$)/) return "SKIP"
+	if (d ~ /^SKIP/) return "SKIP"
 	if (d ~ /^TODO([^A-Z0-9_]|$)/) return "TODO"
+	return ""
+}
+# The first directive after any unescaped '#' of @text, or "".
+function directive_in(text,    i, d) {
+	while ((i = index(text, "#")) > 0) {
+		if (i == 1 || substr(text, i - 1, 1) != "\\")
+			if ((d = directive_of(substr(text, i + 1))) != "")
+				return d
+		text = substr(text, i + 1)
+	}
 	return ""
 }
 BEGIN {
@@ -130,13 +145,15 @@ done {
 }
 # a comment; one that says SKIP or TODO is a skip all the same
 /^#/ {
+	comment = $0
+	sub(/^#/, "", comment)
+	d = directive_of(comment)
 	if (cur != "") {
 		lines[cur]++
-		comment = $0
-		sub(/^#/, "", comment)
-		if ((d = directive_of(comment)) != "" && !dir_seen[cur, d]++)
+		if (d != "" && !dir_seen[cur, d]++)
 			fault(cur, d " seen")
-	}
+	} else if (d != "")
+		stray(d " line " NR " before the first suite")
 	if (last_bad) print "    " $0
 	next
 }
@@ -149,6 +166,7 @@ done {
 		number = substr(rest, 1, RLENGTH)
 		rest = substr(rest, RLENGTH + 1)
 	}
+	directive = directive_in(rest)
 	comment = ""
 	if ((i = index(rest, "#")) > 0) {
 		comment = substr(rest, i + 1)
@@ -157,7 +175,12 @@ done {
 	sub(/^[ \t]*(-[ \t]+)?/, "", rest)
 	sub(/[ \t]+$/, "", rest)
 	name = rest
-	directive = directive_of(comment)
+	# cmocka: "ok 3 # SKIP name", the name after the directive word
+	if (name == "" && directive != "") {
+		name = comment
+		sub(/^[ \t]*[^ \t]+[ \t]*/, "", name)
+		sub(/[ \t]+$/, "", name)
+	}
 	# init reports a suite timed out, killed or crashed, unnumbered
 	exit_line = !pass && number == "" && cur != "" &&
 		(name == cur ".suite_timed_out" ||
@@ -171,6 +194,10 @@ done {
 			checks[cur]++
 			if (cur in plan && !after_plan[cur]++)
 				fault(cur, "check after the plan (line " NR ")")
+			if (number != "" && number + 0 != checks[cur] &&
+			    !misnumbered[cur]++)
+				fault(cur, "check " number + 0 " where " \
+				      checks[cur] " was due (line " NR ")")
 		}
 	}
 	if (name == "")
@@ -268,8 +295,8 @@ END {
 		}
 	judge(splats == 0 ? "ok" : "not ok", "kernel log clean",
 		splats ? splats " splat lines" : "")
-	printf "%s: %d passed, %d failed, %d expected failures\n", label,
-		passed, failed, xfailed
+	printf "%s: %d expected failures\n", label, xfailed
+	printf "%s: %d passed, %d failed\n", label, passed, failed
 	print passed, failed, xfailed > counts
 	exit (failed > 0)
 }' "$results"
