@@ -135,12 +135,20 @@ static bool task_in_syscall(pid_t pid, char *state, long *nr)
 	return sscanf(buf, "%ld", nr) == 1;
 }
 
+uint64_t mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
 bool wait_in_semop(pid_t pid)
 {
 	struct timespec pause = { .tv_nsec = 1000000 };
-	int waited;
+	uint64_t deadline = mono_ms() + BLOCK_WAIT_MS;
 
-	for (waited = 0; waited < BLOCK_WAIT_MS; waited++) {
+	while (mono_ms() < deadline) {
 		char state = 0;
 		long nr = -1;
 

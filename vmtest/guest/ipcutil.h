@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/sem.h>
 #include <sys/types.h>
 
@@ -50,6 +51,8 @@ unsigned long ipc_ns_inum(void);
 pid_t spawn_semop(int semid, const struct sembuf *sops, size_t nsops,
 		  long timeout_ms);
 
+/* CLOCK_MONOTONIC in milliseconds, for deadlines */
+uint64_t mono_ms(void);
 /* Wait until @pid sleeps inside semop()/semtimedop(); false on timeout. */
 bool wait_in_semop(pid_t pid);
 

@@ -137,8 +137,10 @@ static pid_t creator_that_lives(uid_t uid, size_t size, int *id)
 /* Creator exits, a grandchild stays attached: returns the holder. */
 static pid_t creator_gone_still_attached(uid_t uid, size_t size, int *id)
 {
-	int fds[2], i;
+	int fds[2];
 	pid_t pid, holder = 0;
+	uint64_t deadline;
+	bool attached = false;
 
 	if (pipe(fds))
 		exit(2);
@@ -168,13 +170,16 @@ static pid_t creator_gone_still_attached(uid_t uid, size_t size, int *id)
 	close(fds[0]);
 	close(fds[1]);
 	/* the holder attaches: one attach, the creator's is gone */
-	for (i = 0; *id >= 0 && i < 600; i++) {
+	deadline = mono_ms() + 30000;
+	while (*id >= 0 && !attached && mono_ms() < deadline) {
 		struct shmid_ds ds;
 
-		if (shmctl(*id, IPC_STAT, &ds) == 0 && ds.shm_nattch == 1)
-			break;
-		usleep(50000);
+		attached = shmctl(*id, IPC_STAT, &ds) == 0 &&
+			   ds.shm_nattch == 1;
+		if (!attached)
+			usleep(50000);
 	}
+	tap_ok(attached, "reaper.holder_attached_creator_gone");
 	return holder;
 }
 
@@ -264,9 +269,9 @@ static double metric(const char *text, const char *sample)
 static bool wait_ticks(int n, const char *check)
 {
 	double start = -1, now = -1;
-	int i;
+	uint64_t deadline = mono_ms() + 30000;
 
-	for (i = 0; i < 30 * 20; i++) {
+	while (mono_ms() < deadline) {
 		now = metric(slurp_file(METRICS), "ipcwatch_ticks_total");
 		if (start < 0)
 			start = now;
@@ -599,6 +604,7 @@ static void test_reaper(void)
 	struct ipcwatch_run r;
 	int orphan, attached, alive, other, reused_first, reused, semid;
 	pid_t holder, creator;
+	uint64_t reused_at;
 	char next[16];
 	json_object *rec;
 
@@ -625,10 +631,13 @@ static void test_reaper(void)
 	/*
 	 * Not a synchronisation: the new segment's grace must end well
 	 * after the first one's, so a reaper that kept the old timeline
-	 * shows when the first orphan goes.
+	 * shows when the first orphan goes. The gap is counted in the
+	 * reaper's own passes (10 at --interval=0.2), so a slow guest
+	 * stretches it too.
 	 */
-	sleep(2);
+	wait_ticks(10, "reaper_gap");
 	reused = shmget_as(1000, 4096);
+	reused_at = mono_ms();
 	tap_is(reused, reused_first, "reaper.id_reused_on_purpose");
 	/* the first grace is over: the orphan's removal record comes */
 	ipcwatch_wait_record(&r, "reaped", "id", orphan, 0, 30,
@@ -640,6 +649,9 @@ static void test_reaper(void)
 	tap_ok(seg_exists(reused), "reaper.reused_id_left_alone");
 	ipcwatch_wait_record(&r, "reaped", "id", reused, 0, 30,
 			     "reaper.reused_id_removal_record");
+	/* a lower bound only: no earlier than its own 3 s of grace */
+	tap_ok(mono_ms() - reused_at >= 3000,
+	       "reaper.reused_id_grace_from_its_own_creation");
 	tap_ok(!seg_exists(reused), "reaper.reused_id_own_grace_then_removed");
 	tap_ok(semctl(semid, 0, GETVAL) >= 0, "reaper.semaphores_untouched");
 	ipcwatch_stop(&r);

@@ -412,11 +412,18 @@ static void expect_sem(const char *name, pid_t pid, int id, int nsops,
 
 /*
  * The guest clock may be jiffies (TSC calibration fails under TCG):
- * sleep a few ticks before waking a sleeper, so slept_ns is above 0.
+ * with the sleeper seen asleep, wait for the monotonic clock (the one
+ * slept_ns is read from) to move on, so slept_ns is above 0.
  */
 static void let_it_sleep(void)
 {
-	usleep(20000);
+	struct timespec t0, t, pause = { .tv_nsec = 1000000 };
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		nanosleep(&pause, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec == t0.tv_sec && t.tv_nsec == t0.tv_nsec);
 }
 
 static void drive_sems(void)
@@ -433,14 +440,14 @@ static void drive_sems(void)
 	semctl(id, 1, SETVAL, one);
 
 	pid = spawn_semop(id, &dec0, 1, -1);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_simple.sleeper_sleeps");
 	let_it_sleep();
 	semop(id, &post0, 1);
 	reap(pid);
 	expect_sem("sem_simple", pid, id, 1, 0, 0, -1, false, 0);
 
 	pid = spawn_semop(id, complex, 2, -1);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_complex.sleeper_sleeps");
 	let_it_sleep();
 	semop(id, &post0, 1);
 	reap(pid);
@@ -451,14 +458,14 @@ static void drive_sems(void)
 	expect_sem("sem_timeout", pid, id, 1, 0, 1, 0, true, EAGAIN);
 
 	pid = spawn(semop_until_signal, &id);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_signal.sleeper_sleeps");
 	let_it_sleep();
 	kill(pid, SIGUSR1);
 	reap(pid);
 	expect_sem("sem_signal", pid, id, 1, 0, 0, -1, false, EINTR);
 
 	pid = spawn_semop(id, &dec0, 1, -1);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_removed.sleeper_sleeps");
 	let_it_sleep();
 	semctl(id, 0, IPC_RMID);
 	reap(pid);

@@ -96,18 +96,33 @@ static void named(const char *comm)
 }
 
 /* A task that attaches @id and stays until killed. */
+/* A process named @comm attached to @id; returns once it is attached. */
 static pid_t attacher(int id, const char *comm)
 {
-	pid_t pid = fork();
+	int fds[2];
+	char c;
+	pid_t pid;
 
+	if (pipe(fds))
+		exit(2);
+	pid = fork();
 	if (pid == 0) {
+		close(fds[0]);
 		named(comm);
 		if (shmat(id, NULL, 0) == (void *)-1)
+			_exit(1);
+		if (write(fds[1], "a", 1) != 1)
 			_exit(1);
 		for (;;)
 			pause();
 	}
+	close(fds[1]);
 	kept[nkept++] = pid;
+	if (pid < 0 || read(fds[0], &c, 1) != 1) {
+		fprintf(stderr, "# attacher %s: shmat failed\n", comm);
+		exit(2);
+	}
+	close(fds[0]);
 	return pid;
 }
 
@@ -201,9 +216,12 @@ static void run_workload(struct workload *w)
 	w->w_simple = spawn_semop(w->semset, &simple, 1, -1);
 	w->w_zero = spawn_semop(w->semset, &zero, 1, -1);
 	w->w_complex = spawn_semop(w->semset, complex, 2, -1);
-	wait_in_semop(w->w_simple);
-	wait_in_semop(w->w_zero);
-	wait_in_semop(w->w_complex);
+	tap_ok(wait_in_semop(w->w_simple),
+	       "%s.workload.simple_waiter_sleeps", mode);
+	tap_ok(wait_in_semop(w->w_zero),
+	       "%s.workload.zero_waiter_sleeps", mode);
+	tap_ok(wait_in_semop(w->w_complex),
+	       "%s.workload.complex_waiter_sleeps", mode);
 	kept[nkept++] = w->w_simple;
 	kept[nkept++] = w->w_zero;
 	kept[nkept++] = w->w_complex;
@@ -313,9 +331,9 @@ static void check_against_truth(json_object *doc, const struct workload *w)
 /* Wait until top has printed @n documents; false on timeout. */
 static bool wait_docs(struct ipcwatch_run *r, int n)
 {
-	int i;
+	uint64_t deadline = mono_ms() + 60000;
 
-	for (i = 0; i < 600; i++) {
+	while (mono_ms() < deadline) {
 		FILE *f = fopen(r->out_path, "r");
 		int lines = 0, c;
 
@@ -363,7 +381,7 @@ static void test_batch(const char *m, bool expect_exact_stream)
 		docs += c == '\n';
 	if (f)
 		fclose(f);
-	wait_docs(&r, docs + 3);
+	tap_ok(wait_docs(&r, docs + 3), "%s.refreshes_after_workload", mode);
 	ipcwatch_stop(&r);
 	tap_is(r.status, 0, "%s.exits_cleanly", mode);
 	last = r.nevents ? r.events[r.nevents - 1] : NULL;
@@ -435,9 +453,9 @@ static size_t tty_mark(struct tty *t)
 /* Read until @text shows up in what the UI printed since position @from. */
 static bool tty_expect(struct tty *t, size_t from, const char *text)
 {
-	int i;
+	uint64_t deadline = mono_ms() + 30000;
 
-	for (i = 0; i < 300; i++) {
+	while (mono_ms() < deadline) {
 		size_t at = from > t->base ? from - t->base : 0;
 
 		t->buf[t->len] = '\0';

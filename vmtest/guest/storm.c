@@ -443,14 +443,6 @@ struct worker {
 	int nsem;
 };
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Count one call: @ret < 0 is a failure with @err. */
 static long count(struct stat_block *s, long ret, int err)
 {

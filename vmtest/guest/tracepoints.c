@@ -613,7 +613,7 @@ static void test_sem(void)
 	begin();
 	id = sem_set(3, 1);
 	pid = spawn_semop(id, &dec0, 1, -1);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_block_simple.sleeper_sleeps");
 	check_block("sem_block_simple", pid, id, 1, 0, 0, -1, "ncnt", 0);
 	trace_clear();
 	semop(id, &post0, 1);
@@ -622,7 +622,7 @@ static void test_sem(void)
 
 	trace_clear();
 	pid = spawn_semop(id, complex, 2, -1);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_block_complex.sleeper_sleeps");
 	check_block("sem_block_complex", pid, id, 2, 1, 0, -1, "ncnt", 0);
 	trace_clear();
 	semop(id, &post0, 1);
@@ -637,14 +637,14 @@ static void test_sem(void)
 
 	trace_clear();
 	pid = spawn(semop_with_handler, &id);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_wake_signal.sleeper_sleeps");
 	kill(pid, SIGUSR1);
 	tap_is(reap(pid), EINTR, "sem_wake_signal.semop_eintr");
 	check_wake("sem_wake_signal", pid, id, EINTR);
 
 	trace_clear();
 	pid = spawn_semop(id, &dec0, 1, -1);
-	wait_in_semop(pid);
+	tap_ok(wait_in_semop(pid), "sem_wake_removed.sleeper_sleeps");
 	semctl(id, 0, IPC_RMID);
 	tap_is(reap(pid), EIDRM, "sem_wake_removed.semop_eidrm");
 	check_wake("sem_wake_removed", pid, id, EIDRM);
