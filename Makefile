@@ -211,7 +211,7 @@ host-check: deps
 
 GUEST_DIR  := vmtest/guest
 GUEST_OUT  := $(BUILD)/guest
-GUEST_CFLAGS := -std=gnu11 -O2 -g $(CWARN) -static -I$(GUEST_DIR) -I$(GUEST_OUT) \
+GUEST_CFLAGS := -std=gnu11 -O2 -g $(CWARN) -static -I$(GUEST_DIR) -I$(GUEST_OUT) -Iinclude \
 		$(SYSROOT_FLAGS)
 GUEST_COMMON := $(GUEST_DIR)/tap.c $(GUEST_DIR)/ipcutil.c
 GUEST_HEADERS := $(wildcard $(GUEST_DIR)/*.h)
@@ -229,7 +229,8 @@ XFAIL_stock    :=
 IPCWATCH_GUEST := $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
 		  $(GUEST_OUT)/ipcwatch_top $(GUEST_OUT)/ipcwatch_enforce \
 		  $(GUEST_OUT)/ipcwatch_probe $(GUEST_DIR)/alert_sink \
-		  $(GUEST_DIR)/alert_sleeper $(GUEST_OUT)/alert_probe $(BUILD)/ipcwatch
+		  $(GUEST_DIR)/alert_sleeper $(GUEST_DIR)/alert_leaver \
+		  $(GUEST_OUT)/alert_probe $(BUILD)/ipcwatch
 GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints $(IPCWATCH_GUEST) \
 		    $(GUEST_OUT)/ipcwatch_storm $(GUEST_OUT)/storm
 GUEST_PROGS_preseed := $(GUEST_OUT)/conformance $(GUEST_OUT)/ipcwatch_probe \

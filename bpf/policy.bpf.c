@@ -133,6 +133,18 @@ __u64 canary_hits;
 __s64 charges_reserved;
 /* credits that could not be made (a seeded owner's total not created) */
 __u64 credit_failures;
+/*
+ * The scopes totals are kept in, a bit per scope: set by user space
+ * before attaching, then fixed for as long as the programs run (charges
+ * and credits must agree on it).
+ */
+__u32 kept_scopes;
+/*
+ * Set while a fresh start seeds the totals of what existed before it:
+ * until then no total can be judged, so rules with total or count
+ * limits give accounting decisions (refused when they enforce).
+ */
+__u32 seeding;
 
 SEC("fentry/newseg")
 int BPF_PROG(policy_newseg_enter, struct ipc_namespace *ns,
@@ -166,35 +178,48 @@ static __always_inline bool rule_matches(const struct ipcw_rule *r,
 }
 
 /*
- * Add to (or take from) one owner's total: 0, or -1 when the total
- * could not be made (the map is full) or kept dying under us. A total
- * that reaches zero is marked dead under its lock and deleted; a charge
- * that finds it dead makes a fresh one once the delete is done.
+ * Add to (or take from) one owner's total: 0 with the total after it in
+ * @now (bytes, segments), or -1 when the total could not be made (the
+ * map is full) or kept dying under us. A total that reaches zero is
+ * marked dead under its lock, loses its key, and is deleted; a charge
+ * that finds it dead, or finds another owner's key in a reused element,
+ * looks it up again. A marker preempted between its unlock and its
+ * delete can make a racing charge use up its tries: that request is
+ * then an accounting decision (refused when enforcing), and a credit
+ * that gives up is counted in credit_failures (the total stays high).
  */
 static __always_inline int add_total(__u32 scope, __u64 owner, __s64 bytes,
-				     __s64 segments)
+				     __s64 segments, __s64 *now)
 {
 	struct ipcw_owner_key key = { .scope = scope, .owner = owner };
-	struct ipcw_owner_total zero = {}, *t;
+	struct ipcw_owner_total fresh = { .owner = owner, .scope = scope };
+	struct ipcw_owner_total *t;
 	bool done = false, empty = false;
 	int tries, err;
 
-	for (tries = 0; tries < 32 && !done; tries++) {
+	/* few tries: each is verified apart, and a retry is rare */
+	for (tries = 0; tries < 4 && !done; tries++) {
 		t = bpf_map_lookup_elem(&owner_totals, &key);
 		if (!t) {
-			err = bpf_map_update_elem(&owner_totals, &key, &zero,
+			err = bpf_map_update_elem(&owner_totals, &key, &fresh,
 						  BPF_NOEXIST);
 			if (err && err != -EEXIST)
 				return -1;
 			continue;
 		}
 		bpf_spin_lock(&t->lock);
-		if (!t->dead) {
+		/* a dead total has lost its key: no match */
+		if (t->scope == scope && t->owner == owner) {
 			t->bytes += bytes;
 			t->segments += segments;
+			now[0] = t->bytes;
+			now[1] = t->segments;
 			empty = !t->bytes && !t->segments;
-			if (empty)
+			if (empty) {
 				t->dead = 1;
+				t->owner = ~0ULL;
+				t->scope = IPCW_SCOPES;
+			}
 			done = true;
 		}
 		bpf_spin_unlock(&t->lock);
@@ -207,18 +232,30 @@ static __always_inline int add_total(__u32 scope, __u64 owner, __s64 bytes,
 }
 
 /*
- * Charge a segment to its owners in every scope, all or none: 0, or -1
- * with nothing charged.
+ * Charge a segment to its owners in every kept scope, all or none: 0 with
+ * the totals of scope @want after the charge in @now, or -1 with
+ * nothing charged.
  */
-static __always_inline int charge_all(const __u64 *owner, __u64 size)
+static __always_inline int charge_all(const __u64 *owner, __u64 size,
+				      __u32 want, __s64 *now)
 {
+	__s64 after[2];
 	__u32 scope, undo;
 
 	for (scope = 0; scope < IPCW_SCOPES; scope++) {
-		if (!add_total(scope, owner[scope], (__s64)size, 1))
+		if (!(kept_scopes & (1U << scope)))
 			continue;
+		if (!add_total(scope, owner[scope], (__s64)size, 1, after)) {
+			if (scope == want) {
+				now[0] = after[0];
+				now[1] = after[1];
+			}
+			continue;
+		}
 		for (undo = 0; undo < scope; undo++)
-			if (add_total(undo, owner[undo], -(__s64)size, -1))
+			if ((kept_scopes & (1U << undo)) &&
+			    add_total(undo, owner[undo], -(__s64)size, -1,
+				      after))
 				__sync_fetch_and_add(&credit_failures, 1);
 		return -1;
 	}
@@ -227,10 +264,12 @@ static __always_inline int charge_all(const __u64 *owner, __u64 size)
 
 static __always_inline void credit_all(const __u64 *owner, __u64 size)
 {
+	__s64 after[2];
 	__u32 scope;
 
 	for (scope = 0; scope < IPCW_SCOPES; scope++)
-		if (add_total(scope, owner[scope], -(__s64)size, -1))
+		if ((kept_scopes & (1U << scope)) &&
+		    add_total(scope, owner[scope], -(__s64)size, -1, after))
 			__sync_fetch_and_add(&credit_failures, 1);
 }
 
@@ -283,6 +322,21 @@ static __always_inline void decide(__u32 rule, const struct ipcw_rule *r,
 	bpf_ringbuf_submit(d, 0);
 }
 
+/* An owner's seed totals, read under their lock (zero when none). */
+static __always_inline void seed_of(const struct ipcw_owner_key *key,
+				    __s64 *bytes, __s64 *segments)
+{
+	struct ipcw_seed_total *seed = bpf_map_lookup_elem(&seed_totals, key);
+
+	*bytes = *segments = 0;
+	if (!seed)
+		return;
+	bpf_spin_lock(&seed->lock);
+	*bytes = seed->bytes;
+	*segments = seed->segments;
+	bpf_spin_unlock(&seed->lock);
+}
+
 /* Give back a place in charges. */
 static __always_inline void release_place(struct newseg_call *call)
 {
@@ -298,14 +352,12 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct newseg_call *call = bpf_map_lookup_elem(&calls, &pid_tgid);
-	struct ipcw_owner_total *total;
-	struct ipcw_seed_total *seed;
 	struct ipcw_policy_config *cfg;
 	const struct ipcw_rule *r = NULL;
 	struct ipcw_owner_key key = {};
 	__u32 key0 = 0, uid, gid, i, rule = IPCW_MAX_RULES, nrules = 0;
 	__u32 base = 0, flags = 0;
-	__s64 bytes, segments;
+	__s64 bytes, segments, now[2] = {}, seed_bytes, seed_segments;
 	bool enforcing, enforced;
 	__u64 live;
 
@@ -323,9 +375,21 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 		base = (live >> 32) & 1 ? IPCW_MAX_RULES : 0;
 	}
 	enforcing = flags & IPCW_LIVE_ENFORCING;
-	/* the request's size was not seen: cannot decide */
-	if (!call)
-		return enforcing ? -ENOMEM : 0;
+	/*
+	 * The request's size was not seen (its record could not be made):
+	 * it cannot be charged, so it is an accounting decision like a full
+	 * map, logged and counted, refused when the policy enforces.
+	 */
+	if (!call) {
+		struct newseg_call unseen = {};
+
+		uid = BPF_CORE_READ(task, cred, euid.val);
+		gid = BPF_CORE_READ(task, cred, egid.val);
+		decide(IPCW_MAX_RULES, NULL, &unseen, uid,
+		       IPCW_LIMIT_ACCOUNTING, 0, 0, 0, uid, gid, enforcing,
+		       ENOSPC);
+		return enforcing ? -ENOSPC : 0;
+	}
 	/* the owner a segment gets: the effective ids, as ipc_addid() */
 	uid = BPF_CORE_READ(task, cred, euid.val);
 	gid = BPF_CORE_READ(task, cred, egid.val);
@@ -370,26 +434,8 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 		return enforced ? -ENOSPC : 0;
 	}
 
-	/*
-	 * A place for its record, then the charge, reserved before the
-	 * check: two requests cannot both pass on one margin. Either
-	 * failing is logged, and refused when the policy enforces.
-	 */
-	if (__sync_fetch_and_add(&charges_reserved, 1) >= IPCW_CHARGES_MAX) {
-		__sync_fetch_and_add(&charges_reserved, -1);
-		goto unaccounted;
-	}
-	call->reserved = 1;
-	if (charge_all(call->owner, call->size)) {
-		release_place(call);
-		goto unaccounted;
-	}
-	call->charged = 1;
-	if (!r || !(r->flags & (IPCW_RULE_MAX_TOTAL | IPCW_RULE_MAX_COUNT)))
-		return 0;
-
-	/* a switch, not an index: the verifier keeps the bounds */
-	switch (r->scope) {
+	/* the owner the rule counts: a switch keeps the verifier's bounds */
+	switch (r ? r->scope : IPCW_SCOPE_UID) {
 	case IPCW_SCOPE_GID:
 		key.scope = IPCW_SCOPE_GID;
 		key.owner = gid;
@@ -406,15 +452,36 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 		key.scope = IPCW_SCOPE_UID;
 		key.owner = uid;
 	}
-	total = bpf_map_lookup_elem(&owner_totals, &key);
-	/* charged just now: gone only if pruned by a racing credit */
-	bytes = total ? total->bytes : (__s64)call->size;
-	segments = total ? total->segments : 1;
-	seed = bpf_map_lookup_elem(&seed_totals, &key);
-	if (seed) {
-		bytes += seed->bytes;
-		segments += seed->segments;
+
+	/*
+	 * A place for its record, then the charge, reserved before the
+	 * check: two requests cannot both pass on one margin. Either
+	 * failing is logged, and refused when the policy enforces.
+	 */
+	if (__sync_fetch_and_add(&charges_reserved, 1) >= IPCW_CHARGES_MAX) {
+		__sync_fetch_and_add(&charges_reserved, -1);
+		goto unaccounted;
 	}
+	call->reserved = 1;
+	/* the rule's total as this charge left it, read under its lock */
+	if (charge_all(call->owner, call->size, key.scope, now)) {
+		release_place(call);
+		goto unaccounted;
+	}
+	call->charged = 1;
+	if (!r || !(r->flags & (IPCW_RULE_MAX_TOTAL | IPCW_RULE_MAX_COUNT)))
+		return 0;
+	/*
+	 * No total to judge by: the start has not seeded what existed
+	 * before it yet, or (never, as user space refuses such a policy)
+	 * the rule counts in a scope not kept.
+	 */
+	if (seeding || !(kept_scopes & (1U << key.scope)))
+		goto cannot_judge;
+
+	seed_of(&key, &seed_bytes, &seed_segments);
+	bytes = now[0] + seed_bytes;
+	segments = now[1] + seed_segments;
 
 	if ((r->flags & IPCW_RULE_MAX_TOTAL) &&
 	    bytes > (__s64)r->max_total_bytes) {
@@ -430,6 +497,17 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 	}
 	if (!enforced)
 		return 0;
+	credit_all(call->owner, call->size);
+	call->charged = 0;
+	release_place(call);
+	return -ENOSPC;
+
+cannot_judge:
+	/* the rule's limits cannot be checked: refused if it enforces */
+	decide(rule, r, call, key.owner, IPCW_LIMIT_ACCOUNTING, 0, 0, 0, uid,
+	       gid, enforced, ENOSPC);
+	if (!enforced)
+		return 0;	/* allowed, and kept charged */
 	credit_all(call->owner, call->size);
 	call->charged = 0;
 	release_place(call);

@@ -62,10 +62,15 @@ enum ipcw_live_flags {
 #define IPCW_RULE_SLOTS (2 * IPCW_MAX_RULES)
 
 /*
- * Per-owner totals, kept for every scope whatever the rules say, so a
- * reload that changes rules or their order needs no recount. A total
+ * Per-owner totals, kept only in the scopes the rules count in (fixed
+ * when the programs are loaded: kept_scopes, a bit per scope), so the
+ * map holds no owners nobody limits; a reload may change rules and
+ * their order without a recount, but not need a scope not kept. A total
  * that falls to zero is deleted (pruned); the dead flag, set under the
- * lock, tells a concurrent charge to make a fresh one instead.
+ * lock, tells a concurrent charge to make a fresh one instead. A hash
+ * element freed by a delete can be reused at once for another owner
+ * while a program still holds its address, so each total carries its
+ * own key, and a charge checks it under the lock.
  */
 #define IPCW_SCOPES 4
 #define IPCW_OWNERS_DEFAULT 65536
@@ -82,10 +87,20 @@ struct ipcw_owner_total {
 	__u32 dead;
 	__s64 bytes;
 	__s64 segments;
+	__u64 owner;		/* the key this total is for; ~0 once dead */
+	__u32 scope;		/* IPCW_SCOPES once dead */
+	__u32 pad;
 };
 
-/* Totals of the segments that existed at start: user space's own. */
+/*
+ * Totals of the segments that existed at start: user space's own. It
+ * updates them in place under the lock (BPF_F_LOCK), and never deletes
+ * one, so an element a program holds is never reused for another owner;
+ * programs read them under the lock.
+ */
 struct ipcw_seed_total {
+	struct bpf_spin_lock lock;
+	__u32 pad;
 	__s64 bytes;
 	__s64 segments;
 };
@@ -152,6 +167,9 @@ struct ipcw_pin_info {
 	__u64 starttime;	/* /proc/PID/stat field 22 */
 	__u32 pid;
 	__u32 max_owners;
+	__u32 ready;		/* the daemon that pinned them finished its
+				 * start (seeded the totals) */
+	__u32 unseeded;		/* existing segments it could not charge */
 };
 
 #endif

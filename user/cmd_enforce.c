@@ -655,6 +655,21 @@ static int run(struct daemon *d, int sfd)
 	return ret;
 }
 
+/*
+ * A start-up read of /proc or the IPC limits failed: whether to try it
+ * again (a transient error is logged and retried, a few times).
+ */
+static bool read_again(int *tries, const char *err)
+{
+	struct timespec pause = { 0, 200 * 1000 * 1000 };
+
+	if (++*tries >= 5)
+		return false;
+	fprintf(stderr, "ipcwatch enforce: %s; trying again\n", err);
+	nanosleep(&pause, NULL);
+	return true;
+}
+
 /* @detach: take the policy away; else it stays pinned, in force. */
 static void shutdown_daemon(struct daemon *d, bool detach)
 {
@@ -686,7 +701,8 @@ static int stop_pinned(const char *dir)
 	struct ipcw_pin_info info;
 	struct stat st;
 	bool had_daemon;
-	int ret;
+	uint32_t stopped;
+	int ret, lock_fd;
 
 	if (stat(dir, &st) && errno == ENOENT) {
 		fprintf(stderr, "ipcwatch enforce: nothing pinned in %s\n",
@@ -694,6 +710,7 @@ static int stop_pinned(const char *dir)
 		return 0;
 	}
 	had_daemon = !pins_read_info(dir, &info) && pins_holder_alive(&info);
+	stopped = info.pid;
 	if (had_daemon) {
 		/* SIGTERM: it logs its last decisions and detaches itself */
 		kill((pid_t)info.pid, SIGTERM);
@@ -704,7 +721,20 @@ static int stop_pinned(const char *dir)
 			wait_gone(&info, 2000);
 		}
 	}
+	lock_fd = pins_lock(dir);
+	/* a start may have taken the pins since: its daemon stays */
+	if (!pins_read_info(dir, &info) && pins_holder_alive(&info) &&
+	    (!had_daemon || info.pid != stopped)) {
+		if (lock_fd >= 0)
+			close(lock_fd);
+		cli_fail("enforce", "a new daemon (pid %u) took the policy "
+			 "pinned in %s meanwhile: run --stop again to stop it",
+			 info.pid, dir);
+		return 1;
+	}
 	ret = pins_remove(dir);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	if (ret) {
 		cli_fail("enforce", "cannot remove %s: %s", dir,
 			 strerror(-ret));
@@ -712,7 +742,7 @@ static int stop_pinned(const char *dir)
 	}
 	if (had_daemon)
 		fprintf(stderr, "ipcwatch enforce: stopped pid %u; the policy "
-			"is detached\n", info.pid);
+			"is detached\n", stopped);
 	else
 		fprintf(stderr, "ipcwatch enforce: no daemon was running; the "
 			"policy pinned in %s is detached\n", dir);
@@ -730,6 +760,7 @@ int cmd_enforce(int argc, char **argv)
 	struct daemon *d;
 	char err[8192];
 	size_t seeded = 0, unaccounted = 0;
+	int tries;
 	int sfd, ret;
 
 	argp_err_exit_status = EXIT_USAGE;
@@ -751,11 +782,12 @@ int cmd_enforce(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	state_init(&d->st, own_ipcns());
-	if (read_ipc_limits(&d->st.limits, err, sizeof(err))) {
-		cli_fail("enforce", "%s", err);
-		free(d);
-		return 1;
-	}
+	for (tries = 0; read_ipc_limits(&d->st.limits, err, sizeof(err));)
+		if (!read_again(&tries, err)) {
+			cli_fail("enforce", "%s", err);
+			free(d);
+			return 1;
+		}
 	/* a file others can write decides what root enforces or runs */
 	if (trust_file(a.config, false, err, sizeof(err))) {
 		cli_fail("enforce", "policy not trusted: %s", err);
@@ -794,6 +826,16 @@ int cmd_enforce(int argc, char **argv)
 		cli_fail("enforce", "%s", err);
 		goto fail;
 	}
+	/* said at once: gone whether or not this start succeeds */
+	if (enforcer_discarded(d->enforcer) == UINT32_MAX)
+		notify_message(&d->notify, LOG_WARNING, "pins_discarded",
+			       "removed the incomplete pins in %s of a daemon "
+			       "that died while pinning", a.pin_dir);
+	else if (enforcer_discarded(d->enforcer))
+		notify_message(&d->notify, LOG_WARNING, "pins_discarded",
+			       "removed the policy pinned in %s by pid %u, "
+			       "which died before it had seeded its totals",
+			       a.pin_dir, enforcer_discarded(d->enforcer));
 	copts.mode = a.mode;
 	copts.verbose = a.verbose;
 	d->collector = collector_open(&copts, on_event, d, err, sizeof(err));
@@ -806,20 +848,19 @@ int cmd_enforce(int argc, char **argv)
 	 * Adopted totals are exact already: the pinned programs never
 	 * stopped charging.
 	 */
-	if (state_snapshot(&d->st, err, sizeof(err)) ||
-	    (!enforcer_adopted(d->enforcer) &&
+	for (tries = 0; state_snapshot(&d->st, err, sizeof(err));)
+		if (!read_again(&tries, err)) {
+			cli_fail("enforce", "%s", err);
+			goto fail;
+		}
+	/* a failed seed has read nothing yet: it can be run again */
+	for (tries = 0; !enforcer_adopted(d->enforcer) &&
 	     enforcer_seed(d->enforcer, d->policy, &seeded, &unaccounted, err,
-			   sizeof(err)))) {
-		cli_fail("enforce", "%s", err);
-		goto fail;
-	}
-	/* totals short of what exists would let quotas be passed */
-	if (unaccounted && policy_enforces(d->policy)) {
-		cli_fail("enforce", "%zu existing segments cannot be charged: "
-			 "the per-owner totals are full (raise --max-owners)",
-			 unaccounted);
-		goto fail;
-	}
+			   sizeof(err));)
+		if (!read_again(&tries, err)) {
+			cli_fail("enforce", "%s", err);
+			goto fail;
+		}
 	if (a.metrics_listen) {
 		d->http = metrics_listen(a.metrics_listen, err, sizeof(err));
 		if (!d->http) {
@@ -828,6 +869,23 @@ int cmd_enforce(int argc, char **argv)
 		}
 	}
 
+	/*
+	 * Seeded, the policy is judged on what could not be charged; an
+	 * adopted policy is replaced only now that nothing else can fail.
+	 */
+	if (enforcer_adopted(d->enforcer) ?
+	    enforcer_set_policy(d->enforcer, d->policy, err, sizeof(err)) :
+	    enforcer_policy_fits(d->enforcer, d->policy, err, sizeof(err))) {
+		cli_fail("enforce", "%s", err);
+		goto fail;
+	}
+	/* seeded: a restart after this adopts the pins, before it not */
+	ret = enforcer_ready(d->enforcer);
+	if (ret) {
+		cli_fail("enforce", "cannot mark the pins in %s complete: %s",
+			 a.pin_dir, strerror(-ret));
+		goto fail;
+	}
 	/* a scrape right after "started" finds the totals, not nothing */
 	export_metrics(d);
 	if (enforcer_adopted(d->enforcer))

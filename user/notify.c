@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -38,24 +40,29 @@ static const char *scope_name(uint32_t scope)
 void notify_init(struct notifier *n, bool json, const char *alert_exec,
 		 unsigned int exec_timeout_s)
 {
+	struct rlimit nofile;
+
 	memset(n, 0, sizeof(*n));
 	n->json = json;
 	n->alert_exec = alert_exec;
 	n->exec_timeout_s = exec_timeout_s;
 	n->syslog = true;
 	n->mono_to_real_ns = mono_to_real_ns();
+	n->max_fd = getrlimit(RLIMIT_NOFILE, &nofile) ||
+		    nofile.rlim_cur > INT_MAX ? 65536 : (int)nofile.rlim_cur;
 	openlog("ipcwatch", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 }
 
 /*
  * The child side, between fork() and exec (async-signal-safe calls
  * only: the metrics server has threads). The record on stdin and
- * nothing else: stdout is /dev/null so nothing mixes into --json,
- * stderr stays the daemon's (its complaints reach the journal), every
- * other descriptor is closed, the environment is a fixed PATH, the
- * signals the daemon takes through its signalfd are unblocked.
+ * nothing else: stdout and stderr are /dev/null, so nothing mixes into
+ * --json or the daemon's log (a program that wants to say something
+ * uses logger(1)), every other descriptor is closed or the program is
+ * not run, the environment is a fixed PATH, the signals the daemon
+ * takes through its signalfd are unblocked.
  */
-static void exec_child(const char *prog, int in)
+static void exec_child(const char *prog, int in, int max_fd)
 {
 	static char *const envp[] = {
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
@@ -64,7 +71,7 @@ static void exec_child(const char *prog, int in)
 	char *const argv[] = { (char *)prog, NULL };
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
-	int null;
+	int null, fd;
 
 	setpgid(0, 0);
 	sigaction(SIGPIPE, &dfl, NULL);
@@ -72,9 +79,13 @@ static void exec_child(const char *prog, int in)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	null = open("/dev/null", O_WRONLY);
 	if (null < 0 || dup2(in, STDIN_FILENO) < 0 ||
-	    dup2(null, STDOUT_FILENO) < 0)
+	    dup2(null, STDOUT_FILENO) < 0 || dup2(null, STDERR_FILENO) < 0)
 		_exit(127);
-	close_range(3, ~0U, 0);
+	/* kernels before 5.9 have no close_range: one by one */
+	if (close_range(3, ~0U, 0))
+		for (fd = 3; fd < max_fd; fd++)
+			if (close(fd) && errno != EBADF)
+				_exit(127);
 	execve(prog, argv, envp);
 	_exit(127);
 }
@@ -115,7 +126,7 @@ static void run_alert_exec(struct notifier *n, const char *json)
 	}
 	pid = fork();
 	if (pid == 0)
-		exec_child(n->alert_exec, fds[0]);
+		exec_child(n->alert_exec, fds[0], n->max_fd);
 	close(fds[0]);
 	if (pid < 0) {
 		n->exec_skipped++;
@@ -140,12 +151,26 @@ void notify_reap_children(struct notifier *n, uint64_t now_ns)
 	pid_t pid;
 	int i;
 
-	while (n->children > 0 && (pid = waitpid(-1, NULL, WNOHANG)) > 0)
+	while (n->children > 0) {
+		siginfo_t si = { 0 };
+
+		/* seen, not reaped: while a zombie, its pid names its group */
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) ||
+		    !si.si_pid)
+			break;
+		pid = si.si_pid;
+		/*
+		 * What it left running in its group ends with it: nothing
+		 * outlives it unnoticed (only setsid() escapes).
+		 */
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
 		for (i = 0; i < NOTIFY_MAX_CHILDREN; i++)
 			if (n->child[i].pid == pid) {
 				n->child[i].pid = 0;
 				n->children--;
 			}
+	}
 	for (i = 0; i < NOTIFY_MAX_CHILDREN; i++) {
 		struct alert_child *c = &n->child[i];
 

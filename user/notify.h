@@ -36,6 +36,7 @@ struct notifier {
 	uint64_t exec_timeouts;	/* killed after exec_timeout_s */
 	bool exec_untrusted;	/* said so once; cleared when trusted again */
 	int64_t mono_to_real_ns;
+	int max_fd;		/* RLIMIT_NOFILE: the fds a child closes */
 };
 
 /* @exec_timeout_s: how long an --alert-exec program may run. */

@@ -528,6 +528,18 @@ int policy_load_file(FILE *f, const char *path, uint64_t mem_total,
 	return ps.errors ? -1 : 0;
 }
 
+uint32_t policy_total_scopes(const struct policy *p)
+{
+	uint32_t scopes = 0;
+	int i;
+
+	for (i = 0; i < p->nrules; i++)
+		if (p->rules[i].max_total_bytes.set ||
+		    p->rules[i].has_max_segments)
+			scopes |= 1U << p->rules[i].scope;
+	return scopes;
+}
+
 bool policy_enforces(const struct policy *p)
 {
 	int i;

@@ -131,6 +131,12 @@ typedef bool (*seg_record_fn)(const struct seg *s, struct seg_record *out,
 /* Whether some rule enforces (else the policy only audits). */
 bool policy_enforces(const struct policy *p);
 
+/*
+ * The scopes whose per-owner totals the policy needs (bit 1 << scope):
+ * those of the rules with a max_total_bytes or max_segments.
+ */
+uint32_t policy_total_scopes(const struct policy *p);
+
 const char *policy_mode_name(enum policy_mode mode);
 /* The policy key of a kernel decision: "max_total_bytes" */
 const char *limit_kind_name(enum ipcw_limit kind);

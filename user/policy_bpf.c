@@ -31,6 +31,8 @@ struct enforcer {
 	void *ctx;
 	uint32_t generation;
 	const char *pin_dir;	/* NULL: nothing pinned */
+	uint32_t discarded;	/* pid whose unfinished pins were removed */
+	uint32_t unseeded;	/* adopted: what its first daemon left out */
 	bool adopted;
 };
 
@@ -75,6 +77,8 @@ static int bpf_lsm_listed(char *list, size_t len)
  */
 static int prove_lsm(struct enforcer *e, char *err, size_t errlen)
 {
+	/* adopted, the count is the pinned one: only this proof's hit counts */
+	uint64_t hits_before = e->skel->bss->canary_hits;
 	int id = -1, saved = EEXIST, tries;
 	key_t key;
 
@@ -97,7 +101,7 @@ static int prove_lsm(struct enforcer *e, char *err, size_t errlen)
 			 "the kernel command line");
 		return -ENOTSUP;
 	}
-	if (saved != EPERM || !e->skel->bss->canary_hits) {
+	if (saved != EPERM || e->skel->bss->canary_hits == hits_before) {
 		snprintf(err, errlen,
 			 "cannot prove the BPF LSM enforces: the test shmget() "
 			 "failed with %s before the policy saw it",
@@ -184,6 +188,59 @@ static void to_bpf_rule(const struct policy_rule *r, struct ipcw_rule *b)
 	b->id = policy_rule_id(r->name);
 }
 
+/* "uid, gid" for a set of scope bits; "nothing" when none. */
+static const char *scope_list(uint32_t scopes)
+{
+	static char buf[64];
+	size_t used = 0;
+	int s;
+
+	buf[0] = '\0';
+	for (s = 0; s < IPCW_SCOPES; s++)
+		if (scopes & (1U << s))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+						 "%s%s", used ? ", " : "",
+						 policy_scope_name(s));
+	return used ? buf : "nothing";
+}
+
+/*
+ * The one decision on whether a policy may run on these totals, at
+ * start, adoption and reload: its rules count only in kept scopes (a
+ * scope not kept has no totals to count from), and it enforces nothing
+ * while existing segments went uncharged (the totals would let quotas
+ * be passed).
+ */
+int enforcer_policy_fits(const struct enforcer *e, const struct policy *p,
+			 char *err, size_t errlen)
+{
+	uint32_t kept = e->skel->bss->kept_scopes;
+	uint32_t missing = policy_total_scopes(p) & ~kept;
+	int i;
+
+	for (i = 0; missing && i < p->nrules; i++) {
+		const struct policy_rule *r = &p->rules[i];
+
+		if (!(missing & (1U << r->scope)))
+			continue;
+		snprintf(err, errlen,
+			 "rule %s counts per %s, and the policy programs "
+			 "running keep totals only per %s (fixed when they "
+			 "started): `ipcwatch enforce --stop`, then start, to "
+			 "count per %s", r->name, policy_scope_name(r->scope),
+			 scope_list(kept), policy_scope_name(r->scope));
+		return -EINVAL;
+	}
+	if (e->unseeded && policy_enforces(p)) {
+		snprintf(err, errlen,
+			 "%u existing segments cannot be charged: the "
+			 "per-owner totals are full (raise --max-owners)",
+			 e->unseeded);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 			char *err, size_t errlen)
 {
@@ -194,8 +251,11 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 	struct ipcw_policy_config cfg;
 	uint32_t zero = 0, flags = 0;
 	struct ipcw_rule b;
-	int i;
+	int i, ret;
 
+	ret = enforcer_policy_fits(e, p, err, errlen);
+	if (ret)
+		return ret;
 	/* write the idle generation, then flip: no half policy is seen */
 	for (i = 0; i < p->nrules; i++) {
 		uint32_t slot = base + (uint32_t)i;
@@ -235,6 +295,36 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 	return 0;
 }
 
+/*
+ * The credit and bookkeeping programs before the check that charges:
+ * a segment charged by the LSM program always finds fexit/newseg there
+ * to record it, and fentry/shm_destroy to credit it. Segments made
+ * before the LSM program are seeded from /proc afterwards.
+ */
+static int attach_in_order(struct policy_bpf *skel)
+{
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} order[] = {
+		{ skel->progs.policy_shm_destroy,
+		  &skel->links.policy_shm_destroy },
+		{ skel->progs.policy_newseg_exit,
+		  &skel->links.policy_newseg_exit },
+		{ skel->progs.policy_newseg_enter,
+		  &skel->links.policy_newseg_enter },
+		{ skel->progs.policy_shm_alloc, &skel->links.policy_shm_alloc },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		*order[i].link = bpf_program__attach(order[i].prog);
+		if (!*order[i].link)
+			return -errno;
+	}
+	return 0;
+}
+
 /* The build of the programs, as pins_find compares it. */
 static uint64_t policy_build(void)
 {
@@ -246,10 +336,13 @@ static uint64_t policy_build(void)
 
 /*
  * A daemon's pins in @dir: what to adopt (true), nothing (false), or
- * -1 with @err when they cannot be used.
+ * -1 with @err when they cannot be used. Pins whose daemon died before
+ * it finished starting hold totals that were never seeded: adopting
+ * them would undercount, so they are removed and the start is fresh
+ * (@discarded names that daemon).
  */
-static int find_pins(const char *dir, uint32_t max_owners, char *err,
-		     size_t errlen)
+static int find_pins(const char *dir, uint32_t max_owners,
+		     uint32_t *discarded, char *err, size_t errlen)
 {
 	struct ipcw_pin_info info;
 	enum pins_state state;
@@ -261,6 +354,18 @@ static int find_pins(const char *dir, uint32_t max_owners, char *err,
 			 "another ipcwatch enforce (pid %u) holds the policy "
 			 "pinned in %s", info.pid, dir);
 		return -1;
+	}
+	if (state == PINS_UNFINISHED) {
+		int ret = pins_remove(dir);
+
+		if (ret) {
+			snprintf(err, errlen,
+				 "cannot remove the unfinished pins of pid %u "
+				 "in %s: %s", info.pid, dir, strerror(-ret));
+			return -1;
+		}
+		*discarded = info.pid ? info.pid : UINT32_MAX;
+		return 0;
 	}
 	if (state == PINS_ORPHANED && info.max_owners != max_owners) {
 		snprintf(err, errlen,
@@ -278,7 +383,7 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 {
 	struct enforcer *e = calloc(1, sizeof(*e));
 	char lsms[256];
-	int ret, adopt = 0;
+	int ret, adopt = 0, lock_fd = -1;
 
 	if (!e) {
 		snprintf(err, errlen, "out of memory");
@@ -298,7 +403,21 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 		goto fail;
 	}
 	if (o->pin_dir) {
-		adopt = find_pins(o->pin_dir, o->max_owners, err, errlen);
+		/* held until the pins are claimed: one start at a time */
+		lock_fd = pins_lock(o->pin_dir);
+		if (lock_fd == -EACCES || lock_fd == -EPERM) {
+			/* bpffs is root's: the same want as loading */
+			snprintf(err, errlen, "BPF not permitted: run as root "
+				 "(CAP_BPF, CAP_PERFMON, CAP_MAC_ADMIN)");
+			goto fail;
+		}
+		if (lock_fd < 0) {
+			snprintf(err, errlen, "cannot lock %s: %s", o->pin_dir,
+				 strerror(-lock_fd));
+			goto fail;
+		}
+		adopt = find_pins(o->pin_dir, o->max_owners, &e->discarded,
+				  err, errlen);
 		if (adopt < 0)
 			goto fail;
 	}
@@ -327,6 +446,7 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 	}
 	if (adopt) {
 		struct ipcw_policy_config cfg;
+		struct ipcw_pin_info info;
 		uint32_t zero = 0;
 
 		/* the pinned links run these programs' twins on these maps */
@@ -335,12 +455,27 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 		if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.policy_live),
 					 &zero, &cfg))
 			e->generation = (uint32_t)(cfg.live >> 32);
+		if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.pin_info),
+					 &zero, &info))
+			e->unseeded = info.unseeded;
 		e->adopted = true;
+		/*
+		 * Checked now, written by enforcer_set_policy() only when the
+		 * whole start has succeeded: a start that fails changes
+		 * nothing in force.
+		 */
+		if (enforcer_policy_fits(e, p, err, errlen))
+			goto fail;
+	} else {
+		/* before any program runs: charges and credits agree */
+		e->skel->bss->kept_scopes = policy_total_scopes(p);
+		/* the totals are not seeded yet: limits on them wait */
+		e->skel->bss->seeding = 1;
+		if (enforcer_set_policy(e, p, err, errlen))
+			goto fail;
 	}
-	if (enforcer_set_policy(e, p, err, errlen))
-		goto fail;
 	if (!adopt) {
-		ret = policy_bpf__attach(e->skel);
+		ret = attach_in_order(e->skel);
 		if (ret) {
 			/* 524: the kernel's ENOTSUPP, no BPF trampolines */
 			snprintf(err, errlen,
@@ -362,24 +497,45 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 	}
 	/* proven: now the quotas may outlive this process */
 	if (o->pin_dir) {
-		if (!adopt &&
-		    pins_save(o->pin_dir, e->skel->skeleton, err, errlen))
-			goto fail;
-		e->pin_dir = o->pin_dir;
+		/* the claim first: pins are never seen without their owner */
 		ret = pins_claim(bpf_map__fd(e->skel->maps.pin_info),
 				 policy_build(), o->max_owners);
 		if (ret) {
 			snprintf(err, errlen, "cannot claim the pins in %s: %s",
 				 o->pin_dir, strerror(-ret));
-			enforcer_detach(e);
-			return NULL;
+			goto fail;
 		}
+		if (!adopt &&
+		    pins_save(o->pin_dir, e->skel->skeleton, err, errlen))
+			goto fail;
+		e->pin_dir = o->pin_dir;
+		close(lock_fd);
 	}
 	return e;
 fail:
 	/* an adopted policy stays in force: only this process gives up */
+	if (lock_fd >= 0)
+		close(lock_fd);
 	enforcer_close(e);
 	return NULL;
+}
+
+uint32_t enforcer_discarded(const struct enforcer *e)
+{
+	return e->discarded;
+}
+
+int enforcer_ready(struct enforcer *e)
+{
+	int ret = 0;
+
+	if (e->pin_dir && !e->adopted)
+		ret = pins_mark_ready(bpf_map__fd(e->skel->maps.pin_info),
+				      e->unseeded);
+	/* seeded: the totals can be judged from now on */
+	if (!ret && !e->adopted)
+		__atomic_store_n(&e->skel->bss->seeding, 0, __ATOMIC_SEQ_CST);
+	return ret;
 }
 
 bool enforcer_adopted(const struct enforcer *e)
@@ -454,6 +610,7 @@ static int add_seed(struct enforcer *e, const __u64 *owner, uint64_t size,
 	int fd = bpf_map__fd(e->skel->maps.seed_totals);
 	struct ipcw_seed_total t[IPCW_SCOPES];
 	struct ipcw_owner_key k[IPCW_SCOPES];
+	uint32_t kept = e->skel->bss->kept_scopes;
 	int scope, done;
 
 	for (scope = 0; scope < IPCW_SCOPES; scope++) {
@@ -461,21 +618,28 @@ static int add_seed(struct enforcer *e, const __u64 *owner, uint64_t size,
 		k[scope].scope = (uint32_t)scope;
 		k[scope].owner = owner[scope];
 		/* only user space writes the seeds: no lost update */
-		if (bpf_map_lookup_elem(fd, &k[scope], &t[scope]))
+		if (bpf_map_lookup_elem_flags(fd, &k[scope], &t[scope],
+					      BPF_F_LOCK))
 			memset(&t[scope], 0, sizeof(t[scope]));
 	}
 	for (done = 0; done < IPCW_SCOPES; done++) {
 		struct ipcw_seed_total v = t[done];
 
+		if (!(kept & (1U << done)))
+			continue;
 		v.bytes += sign * (int64_t)size;
 		v.segments += sign;
-		if (bpf_map_update_elem(fd, &k[done], &v, BPF_ANY))
+		/* in place, under the lock: the element is never replaced */
+		if (bpf_map_update_elem(fd, &k[done], &v,
+					BPF_ANY | BPF_F_LOCK))
 			break;
 	}
 	if (done == IPCW_SCOPES)
 		return 0;
 	while (done--)
-		bpf_map_update_elem(fd, &k[done], &t[done], BPF_ANY);
+		if (kept & (1U << done))
+			bpf_map_update_elem(fd, &k[done], &t[done],
+					    BPF_ANY | BPF_F_LOCK);
 	return -1;
 }
 
@@ -551,11 +715,14 @@ int enforcer_seed(struct enforcer *e, const struct policy *p, size_t *seeded,
 		(*seeded)++;
 		/*
 		 * Gone between the read and the charge, with no destroy to
-		 * credit it: take it back, if the charge is still ours.
+		 * credit it: take it back, if the charge is still ours. The
+		 * same segment keeps its key, creator and size; its ctime
+		 * moves on IPC_SET, so it is not compared.
 		 */
 		if ((shmctl(rows[i].id, IPC_STAT, &ds) < 0 ||
-		     ds.shm_ctime != rows[i].ctime ||
-		     ds.shm_cpid != rows[i].cpid) &&
+		     ds.shm_perm.__key != rows[i].key ||
+		     ds.shm_cpid != rows[i].cpid ||
+		     ds.shm_segsz != rows[i].size) &&
 		    !bpf_map_delete_elem(charges_fd, &k)) {
 			__atomic_fetch_sub(places, 1, __ATOMIC_SEQ_CST);
 			add_seed(e, c.owner, c.size, -1);
@@ -563,6 +730,8 @@ int enforcer_seed(struct enforcer *e, const struct policy *p, size_t *seeded,
 		}
 	}
 	free(rows);
+	e->unseeded = *unaccounted > UINT32_MAX ? UINT32_MAX :
+		      (uint32_t)*unaccounted;
 	return 0;
 }
 
@@ -602,14 +771,25 @@ void enforcer_total(struct enforcer *e, enum ipcw_scope scope,
 		*bytes += t.bytes;
 		*segments += t.segments;
 	}
-	if (!bpf_map_lookup_elem(bpf_map__fd(e->skel->maps.seed_totals), &k,
-				 &seed)) {
+	if (!bpf_map_lookup_elem_flags(bpf_map__fd(e->skel->maps.seed_totals),
+				       &k, &seed, BPF_F_LOCK)) {
 		*bytes += seed.bytes;
 		*segments += seed.segments;
 	}
 }
 
-/* Visit each owner once: those charged by BPF, then seeded-only ones. */
+static int by_owner(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Visit each owner once, in order. A walk of a hash map that changes
+ * under it may start over (its last key deleted) and see a key twice:
+ * the owners are gathered from both maps, sorted and made unique first.
+ */
 void enforcer_for_each_total(struct enforcer *e, enum ipcw_scope scope,
 			     void (*fn)(uint64_t owner, int64_t bytes,
 					int64_t segments, void *ctx),
@@ -617,25 +797,47 @@ void enforcer_for_each_total(struct enforcer *e, enum ipcw_scope scope,
 {
 	int fds[2] = { bpf_map__fd(e->skel->maps.owner_totals),
 		       bpf_map__fd(e->skel->maps.seed_totals) };
+	/* a walk that keeps restarting is cut at four times the map size */
+	size_t steps = 4 * (size_t)bpf_map__max_entries(
+				   e->skel->maps.owner_totals);
 	struct ipcw_owner_key k, next, *prev;
-	struct ipcw_owner_total t;
+	uint64_t *owners = NULL, *more;
 	int64_t bytes, segments;
+	size_t n = 0, cap = 0, i, step;
 	int m;
 
 	for (m = 0; m < 2; m++) {
 		prev = NULL;
-		while (!bpf_map_get_next_key(fds[m], prev, &next)) {
+		for (step = 0; step < steps &&
+		     !bpf_map_get_next_key(fds[m], prev, &next); step++) {
 			k = next;
 			prev = &k;
 			if (k.scope != (uint32_t)scope)
 				continue;
-			/* seeded owners also charged were visited already */
-			if (m == 1 && !bpf_map_lookup_elem(fds[0], &k, &t))
-				continue;
-			enforcer_total(e, scope, k.owner, &bytes, &segments);
-			fn(k.owner, bytes, segments, ctx);
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				more = realloc(owners, cap * sizeof(*owners));
+				if (!more) {
+					free(owners);
+					return;
+				}
+				owners = more;
+			}
+			owners[n++] = k.owner;
 		}
 	}
+	if (!n) {
+		free(owners);
+		return;
+	}
+	qsort(owners, n, sizeof(*owners), by_owner);
+	for (i = 0; i < n; i++) {
+		if (i && owners[i] == owners[i - 1])
+			continue;
+		enforcer_total(e, scope, owners[i], &bytes, &segments);
+		fn(owners[i], bytes, segments, ctx);
+	}
+	free(owners);
 }
 
 uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
@@ -657,10 +859,15 @@ int enforcer_fd(struct enforcer *e)
 
 int enforcer_detach(struct enforcer *e)
 {
-	int ret = 0;
+	int ret = 0, lock_fd;
 
-	if (e && e->pin_dir)
+	if (e && e->pin_dir) {
+		/* not while another start is deciding what the pins are */
+		lock_fd = pins_lock(e->pin_dir);
 		ret = pins_remove(e->pin_dir);
+		if (lock_fd >= 0)
+			close(lock_fd);
+	}
 	enforcer_close(e);
 	return ret;
 }
@@ -670,6 +877,11 @@ void enforcer_close(struct enforcer *e)
 	if (!e)
 		return;
 	ring_buffer__free(e->rb);
+	/* the check before what it relies on (attached in the other order) */
+	if (e->skel) {
+		bpf_link__destroy(e->skel->links.policy_shm_alloc);
+		e->skel->links.policy_shm_alloc = NULL;
+	}
 	policy_bpf__destroy(e->skel);
 	free(e);
 }

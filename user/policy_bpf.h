@@ -40,6 +40,27 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 /* Whether the policy was adopted from pins (no seeding needed). */
 bool enforcer_adopted(const struct enforcer *e);
 
+/*
+ * The pid of a daemon that died during its start, whose pins were
+ * removed before this fresh start; 0 when none.
+ */
+uint32_t enforcer_discarded(const struct enforcer *e);
+
+/*
+ * The start is complete: the totals are seeded (until now no limit on
+ * them is judged), and pins are marked so (only such pins are adopted).
+ * 0 or -errno.
+ */
+int enforcer_ready(struct enforcer *e);
+
+/*
+ * Whether policy @p may run on these totals: its rules count only in
+ * the scopes kept, and it enforces nothing while existing segments went
+ * uncharged. 0, or -errno with @err. enforcer_set_policy() asks it too.
+ */
+int enforcer_policy_fits(const struct enforcer *e, const struct policy *p,
+			 char *err, size_t errlen);
+
 /* A descriptor that polls readable when decisions are queued. */
 int enforcer_fd(struct enforcer *e);
 

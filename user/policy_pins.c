@@ -6,11 +6,13 @@
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -157,15 +159,19 @@ int pins_find(const char *dir, uint64_t build, enum pins_state *state,
 	if (strcmp(parent, dir))
 		return 0;
 	ret = pins_read_info(dir, info);
+	if (ret == -ENOENT) {
+		/* pin_info is pinned last: a start that died on the way */
+		if (holds_anything(dir))
+			*state = PINS_UNFINISHED;
+		return 0;
+	}
 	if (ret) {
-		if (ret == -ENOENT && !holds_anything(dir))
-			return 0;
-		snprintf(err, errlen,
-			 ret == -ENOENT ?
-			 "%s holds an incomplete pinned policy: `ipcwatch "
-			 "enforce --stop` clears it" : "%s: %s", dir,
-			 strerror(-ret));
+		snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
 		return ret;
+	}
+	if (!info->ready && !pins_holder_alive(info)) {
+		*state = PINS_UNFINISHED;
+		return 0;
 	}
 	if (info->build != build) {
 		snprintf(err, errlen,
@@ -278,15 +284,56 @@ fail:
 
 int pins_claim(int info_fd, uint64_t build, uint32_t max_owners)
 {
-	struct ipcw_pin_info info = {
-		.build = build,
-		.starttime = pins_process_start(getpid()),
-		.pid = (uint32_t)getpid(),
-		.max_owners = max_owners,
-	};
+	struct ipcw_pin_info info;
 	uint32_t zero = 0;
 
+	if (bpf_map_lookup_elem(info_fd, &zero, &info))
+		memset(&info, 0, sizeof(info));
+	info.build = build;
+	info.starttime = pins_process_start(getpid());
+	info.pid = (uint32_t)getpid();
+	info.max_owners = max_owners;
 	return bpf_map_update_elem(info_fd, &zero, &info, BPF_ANY) ? -errno : 0;
+}
+
+int pins_mark_ready(int info_fd, uint32_t unseeded)
+{
+	struct ipcw_pin_info info;
+	uint32_t zero = 0;
+
+	if (bpf_map_lookup_elem(info_fd, &zero, &info))
+		return -errno;
+	info.ready = 1;
+	info.unseeded = unseeded;
+	return bpf_map_update_elem(info_fd, &zero, &info, BPF_ANY) ? -errno : 0;
+}
+
+int pins_lock(const char *dir)
+{
+	char parent[PATH_MAX], *slash;
+	size_t len;
+	int fd;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	/* "/sys/fs/bpf/ipcwatch/" is the same directory as without the / */
+	for (len = strlen(parent); len > 1 && parent[len - 1] == '/'; len--)
+		parent[len - 1] = '\0';
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = '\0';
+	else
+		snprintf(parent, sizeof(parent), "/");
+	fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* held for seconds at most: a start, or a removal */
+	if (flock(fd, LOCK_EX)) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	return fd;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag,
@@ -302,7 +349,14 @@ int pins_remove(const char *dir)
 {
 	char path[PATH_MAX];
 
-	/* the links first: the programs stop before their maps go */
+	/*
+	 * The check first, so no request meets it without the programs that
+	 * record its size and credits; then the other links, so programs
+	 * stop before their maps go.
+	 */
+	snprintf(path, sizeof(path), "%s/links/%s", dir, PINS_CHECK_LINK);
+	if (remove(path) && errno != ENOENT)
+		return -errno;
 	snprintf(path, sizeof(path), "%s/links", dir);
 	if (nftw(path, remove_entry, 8, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
 		return -errno;

@@ -16,6 +16,8 @@
 #include "ipcwatch_policy.h"
 
 #define PINS_DEFAULT_DIR "/sys/fs/bpf/ipcwatch"
+/* The LSM program's link: attached last, detached first. */
+#define PINS_CHECK_LINK "policy_shm_alloc"
 
 struct bpf_object_skeleton;
 
@@ -23,11 +25,16 @@ enum pins_state {
 	PINS_NONE,	/* nothing pinned: a fresh start */
 	PINS_HELD,	/* a live daemon holds them */
 	PINS_ORPHANED,	/* whole, no daemon: to adopt */
+	PINS_UNFINISHED,	/* left by a daemon that died during its start
+				 * (incomplete, or never marked ready): to
+				 * remove, the caller holding pins_lock() */
 };
 
 /*
  * What @dir holds: 0 with @state and @info, or -errno with @err when it
- * cannot be used (not on bpffs, incomplete, another build's programs).
+ * cannot be used (not on bpffs, another build's programs). Call it
+ * holding pins_lock(): only then is an incomplete directory unfinished
+ * and not another start in progress.
  */
 int pins_find(const char *dir, uint64_t build, enum pins_state *state,
 	      struct ipcw_pin_info *info, char *err, size_t errlen);
@@ -50,8 +57,24 @@ int pins_open_links(const char *dir, struct bpf_object_skeleton *s,
 int pins_save(const char *dir, struct bpf_object_skeleton *s, char *err,
 	      size_t errlen);
 
-/* Say that this process holds the pins (written into pin_info). */
+/*
+ * Say that this process holds the pins (written into pin_info); pins
+ * already marked ready stay so.
+ */
 int pins_claim(int info_fd, uint64_t build, uint32_t max_owners);
+
+/*
+ * Mark the pins whole and seeded, with how many existing segments could
+ * not be charged: only ready pins are adopted.
+ */
+int pins_mark_ready(int info_fd, uint32_t unseeded);
+
+/*
+ * Serialise the daemons and --stop on @dir: an exclusive flock on the
+ * directory that holds it, so two starts cannot both pin, or one
+ * remove what the other pinned. The fd to close, or -errno.
+ */
+int pins_lock(const char *dir);
 
 /* Remove everything in @dir and @dir itself: 0 or -errno. */
 int pins_remove(const char *dir);

@@ -89,39 +89,43 @@ static void format_reason_wraps(void **state)
 }
 
 /*
- * Every refusal reason's name and words, pinned exactly for the record
- * refused() builds (size 1 GiB, 2000000 pages in use, 262144 pages asked,
- * an existing 1 MiB segment, huge page order 21). A reason added to
- * the enum without a row here fails the test.
+ * Every refusal reason's name and words, pinned exactly for a record the
+ * kernel could send with that reason: the size each row gives (0 for
+ * too_small, one that cannot round up to pages for page_overflow), 2000000
+ * pages in use, 262144 pages asked, an existing 1 MiB segment, huge page
+ * order 21. A reason added to the enum without a row here fails the test.
  */
 static const struct {
 	uint32_t reason;
+	uint64_t size;
 	const char *name;
 	const char *text;
 } pinned_reasons[] = {
-	{ IPCW_CREATE_OK, "ok", "" },
-	{ IPCW_CREATE_TOO_SMALL, "too_small",
-	  "size 1073741824 < SHMMIN 1 byte" },
-	{ IPCW_CREATE_OVER_SHMMAX, "over_shmmax",
+	{ IPCW_CREATE_OK, 1ULL << 30, "ok", "" },
+	{ IPCW_CREATE_TOO_SMALL, 0, "too_small", "size 0 < SHMMIN 1 byte" },
+	{ IPCW_CREATE_OVER_SHMMAX, 1ULL << 30, "over_shmmax",
 	  "size 1 GiB > kernel.shmmax 64 GiB" },
-	{ IPCW_CREATE_PAGE_OVERFLOW, "page_overflow",
-	  "page round-up overflow: size 1073741824 does not round up to "
-	  "whole pages" },
-	{ IPCW_CREATE_TOTAL_WRAP, "total_wrap",
+	{ IPCW_CREATE_PAGE_OVERFLOW, UINT64_MAX - 10, "page_overflow",
+	  "page round-up overflow: size 18446744073709551605 does not round "
+	  "up to whole pages" },
+	{ IPCW_CREATE_TOTAL_WRAP, 1ULL << 30, "total_wrap",
 	  "shm_tot would wrap: 2000000 pages in use + 262144 pages exceed 2^64" },
-	{ IPCW_CREATE_OVER_SHMALL, "over_shmall",
+	{ IPCW_CREATE_OVER_SHMALL, 1ULL << 30, "over_shmall",
 	  "over kernel.shmall by 644.5 MiB (2000000 pages in use + 262144 > 2097152)" },
-	{ IPCW_CREATE_NO_IDS, "no_ids",
+	{ IPCW_CREATE_NO_IDS, 1ULL << 30, "no_ids",
 	  "kernel.shmmni reached: 4096 segments exist" },
-	{ IPCW_CREATE_EXISTING_SMALLER, "existing_smaller",
+	{ IPCW_CREATE_EXISTING_SMALLER, 1ULL << 30, "existing_smaller",
 	  "existing segment key 0x5432001 is 1 MiB, smaller than the 1 GiB "
 	  "requested" },
-	{ IPCW_CREATE_LSM_DENIED, "lsm_denied", "refused by a security module" },
-	{ IPCW_CREATE_NOMEM, "nomem", "out of memory for the segment" },
-	{ IPCW_CREATE_FILE_SETUP, "file_setup",
+	{ IPCW_CREATE_LSM_DENIED, 1ULL << 30, "lsm_denied",
+	  "refused by a security module" },
+	{ IPCW_CREATE_NOMEM, 1ULL << 30, "nomem",
+	  "out of memory for the segment" },
+	{ IPCW_CREATE_FILE_SETUP, 1ULL << 30, "file_setup",
 	  "shmem file setup failed (memory accounting or hugetlbfs)" },
-	{ IPCW_CREATE_BAD_HUGEPAGE, "bad_hugepage", "no huge page size 2^21" },
-	{ IPCW_CREATE_UNEXPLAINED, "unexplained",
+	{ IPCW_CREATE_BAD_HUGEPAGE, 1ULL << 30, "bad_hugepage",
+	  "no huge page size 2^21" },
+	{ IPCW_CREATE_UNEXPLAINED, 1ULL << 30, "unexplained",
 	  "refused past the limit checks; this kernel lacks the hook that "
 	  "tells why (ipcwatch probe)" },
 };
@@ -140,7 +144,7 @@ static void format_reason_every_code_pinned(void **state)
 			;
 		if (i == n)
 			fail_msg("reason %u has no pinned text", r);
-		c.size = 1ULL << 30;
+		c.size = pinned_reasons[i].size;
 		c.shm_tot = 2000000;
 		c.pages = 262144;
 		c.existing_size = 1 << 20;
@@ -150,6 +154,19 @@ static void format_reason_every_code_pinned(void **state)
 	}
 	assert_int_equal(n, IPCW_CREATE_REASON_MAX);
 	assert_string_equal(shm_reason_name(IPCW_CREATE_REASON_MAX), "unknown");
+}
+
+/* A reason from a newer kernel than this decoder is named by its number. */
+static void format_reason_unknown_named_by_number(void **state)
+{
+	struct ipcw_shm_create c = refused(IPCW_CREATE_REASON_MAX + 7);
+	char want[64];
+
+	(void)state;
+	c.size = 1ULL << 30;
+	snprintf(want, sizeof(want), "unknown reason %u",
+		 IPCW_CREATE_REASON_MAX + 7);
+	assert_string_equal(why(&c), want);
 }
 
 /* Run one formatter into a string. */
@@ -317,6 +334,7 @@ int main(void)
 		cmocka_unit_test(format_reason_over_shmall),
 		cmocka_unit_test(format_reason_wraps),
 		cmocka_unit_test(format_reason_every_code_pinned),
+		cmocka_unit_test(format_reason_unknown_named_by_number),
 		cmocka_unit_test(format_text_line_of_refusal),
 		cmocka_unit_test(format_json_numbers_are_numbers),
 		cmocka_unit_test(format_json_sem_and_destroy),

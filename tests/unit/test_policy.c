@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ static void expected_errors(const char *path, char *out, size_t len)
 			continue;
 		at = strstr(line, "FILE");
 		if (!at)
-			continue;
+			fail_msg("%s: an expect line without FILE: %s", path,
+				 line);
 		used += snprintf(out + used, len - used, "%.*s%s%s",
 				 (int)(at - line - 10), line + 10, path,
 				 at + 4);
@@ -159,6 +161,25 @@ static void policy_first_match_wins(void **state)
 	/* the catch-all is last: everyone else */
 	assert_int_equal(policy_match(&pol, 1000, 50, "", 1), 2);
 	assert_int_equal(policy_match(&pol, 0, 0, "/x", 7), 2);
+}
+
+/* Totals are kept only where a rule counts: max_total_bytes, max_segments. */
+static void policy_total_scopes_counted(void **state)
+{
+	static char text[] = "[rule a]\nuid = 1\nmax_segments = 2\n"
+			     "[rule b]\naccount = gid\nalert_owner_bytes = 1M\n"
+			     "[rule c]\naccount = gid\nmax_segment_bytes = 1M\n"
+			     "[rule d]\naccount = ipcns\nmax_total_bytes = 1G\n";
+	char err[2048];
+	FILE *f = fmemopen(text, strlen(text), "r");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(policy_load_file(f, "mem.ini", MEM_TOTAL, &pol, err,
+					  sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(policy_total_scopes(&pol),
+			 1U << SCOPE_UID | 1U << SCOPE_IPCNS);
 }
 
 /* Ids follow names, not places: a reload that moves a rule keeps it. */
@@ -328,6 +349,27 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* The table's size: two slots are kept, for an empty-corpus test and the
+ * docs example.
+ */
+#define MAX_TESTS 128
+
+static bool is_ini(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 4 && !strcmp(name + len - 4, ".ini");
+}
+
+static void table_room(int n)
+{
+	if (n < MAX_TESTS - 2)
+		return;
+	fprintf(stderr, "test_policy: more than %d tests: raise MAX_TESTS\n",
+		MAX_TESTS - 2);
+	exit(1);
+}
+
 /* One test per corpus file, named after it. */
 static int add_dir(struct CMUnitTest *tests, int n, const char *dir,
 		   CMUnitTestFunction fn)
@@ -338,8 +380,9 @@ static int add_dir(struct CMUnitTest *tests, int n, const char *dir,
 	for (i = 0; i < count; i++) {
 		char *path;
 
-		if (strstr(names[i]->d_name, ".ini") &&
+		if (is_ini(names[i]->d_name) &&
 		    asprintf(&path, "%s/%s", dir, names[i]->d_name) > 0) {
+			table_room(n);
 			tests[n].name = strdup(names[i]->d_name);
 			tests[n].test_func = fn;
 			tests[n].initial_state = path;
@@ -359,6 +402,7 @@ static int add_corpus(struct CMUnitTest *tests, int n, const char *dir,
 
 	if (added > n)
 		return added;
+	table_room(n);
 	tests[n].name = dir;
 	tests[n].test_func = corpus_dir_empty;
 	tests[n].initial_state = (void *)dir;
@@ -367,10 +411,11 @@ static int add_corpus(struct CMUnitTest *tests, int n, const char *dir,
 
 int main(void)
 {
-	static struct CMUnitTest tests[128] = {
+	static struct CMUnitTest tests[MAX_TESTS] = {
 		cmocka_unit_test(policy_example_resolves),
 		cmocka_unit_test(policy_first_match_wins),
 		cmocka_unit_test(policy_rule_ids_by_name),
+		cmocka_unit_test(policy_total_scopes_counted),
 		cmocka_unit_test(policy_bounds),
 		cmocka_unit_test(policy_describe_in_words),
 		cmocka_unit_test(policy_from_a_stream),

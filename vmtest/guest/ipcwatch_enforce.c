@@ -27,7 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/syscall.h>
+
 #include "ipcutil.h"
+#include "ipcwatch_policy.h"
 #include "runner.h"
 #include "tap.h"
 
@@ -724,6 +727,7 @@ static void test_owners_full(const char *mode)
 {
 	bool enforce = !strcmp(mode, "enforce");
 	int ids[32], n = 0, first_fail = 0, i, churn_ok = 0;
+	const int uids = 20;
 	struct ipcwatch_run r;
 	char sample[96];
 	double unaccounted;
@@ -737,9 +741,9 @@ static void test_owners_full(const char *mode)
 		ipcwatch_free(&r);
 		return;
 	}
-	/* each uid (with its own gid) takes two totals; the cgroup and the
-	 * namespace are shared: 7 owners fit in 16, the 8th does not */
-	for (i = 0; i < 12; i++) {
+	/* the rule counts per uid, the only totals kept: 16 uids fit in
+	 * 16, the 17th does not */
+	for (i = 0; i < uids; i++) {
 		ids[n] = shmget_as(2000 + (uid_t)i, 4096);
 		if (ids[n] < 0) {
 			if (!first_fail)
@@ -749,10 +753,10 @@ static void test_owners_full(const char *mode)
 		n++;
 	}
 	if (enforce) {
-		tap_is(n, 7, "owners_full.enforce.seven_owners_fit");
+		tap_is(n, 16, "owners_full.enforce.sixteen_owners_fit");
 		tap_is(first_fail, -ENOSPC, "owners_full.enforce.refused_enospc");
 	} else {
-		tap_is(n, 12, "owners_full.audit.all_allowed");
+		tap_is(n, uids, "owners_full.audit.all_allowed");
 	}
 	for (i = 0; i < n; i++)
 		shmctl(ids[i], IPC_RMID, NULL);
@@ -769,14 +773,14 @@ static void test_owners_full(const char *mode)
 	       mode);
 	ipcwatch_stop(&r);
 	tap_is(count_records(&r, enforce ? "policy_denied" : "policy_audit",
-			     "limit", "accounting"), 5,
+			     "limit", "accounting"), uids - 16,
 	       "owners_full.%s.each_logged", mode);
 	prom = slurp_file(METRICS);
 	snprintf(sample, sizeof(sample),
 		 "ipcwatch_policy_unaccounted_total{action=\"%s\"}",
 		 enforce ? "denied" : "allowed");
 	unaccounted = metric(prom, sample);
-	tap_is((int)unaccounted, 5, "owners_full.%s.counted", mode);
+	tap_is((int)unaccounted, uids - 16, "owners_full.%s.counted", mode);
 	ipcwatch_free(&r);
 }
 
@@ -927,8 +931,9 @@ static void test_metrics(void)
 	int i;
 
 	fresh_ipc_ns();
+	/* max_segments makes per-uid totals kept, and exported */
 	write_policy(POLICY, "[rule db]\nuid = 1000\nmax_segment_bytes = 64K\n"
-		     "mode = enforce\n");
+		     "max_segments = 1000\nmode = enforce\n");
 	if (!tap_ok(start_enforce(&r, "--metrics-listen=127.0.0.1:9477"),
 		    "metrics.starts"))
 		{
@@ -1180,6 +1185,182 @@ static void test_survive_kill9(void)
 	       "stop.nothing_to_stop_says_so");
 	ipcwatch_free(&stop);
 	ipcwatch_free(&r);
+}
+
+/*
+ * Make the pins look as a daemon killed during its start leaves them:
+ * pinned, but never marked ready (its totals were never seeded).
+ */
+static int pins_unready(void)
+{
+	struct ipcw_pin_info info;
+	union bpf_attr attr;
+	__u32 zero = 0;
+	int fd, ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (__u64)(unsigned long)PIN_DIR "/maps/pin_info";
+	fd = (int)syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0)
+		return -errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (__u32)fd;
+	attr.key = (__u64)(unsigned long)&zero;
+	attr.value = (__u64)(unsigned long)&info;
+	ret = (int)syscall(SYS_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr));
+	tap_ok(!ret && info.ready == 1, "unfinished.first_start_marked_ready");
+	if (!ret) {
+		info.ready = 0;
+		ret = (int)syscall(SYS_bpf, BPF_MAP_UPDATE_ELEM, &attr,
+				   sizeof(attr));
+	}
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A daemon that died between pinning and seeding left totals that miss
+ * what existed before it: the next start removes those pins, says so,
+ * and starts fresh, seeding again; adopting them would undercount.
+ */
+static void test_unfinished_pins(void)
+{
+	struct ipcwatch_run r;
+	int before;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule two]\nuid = 1000\nmax_segments = 2\n"
+		     "mode = enforce\n");
+	before = shmget_as(1000, 4096);
+	tap_ok(before >= 0, "unfinished.segment_before_start");
+	if (!tap_ok(start_enforce(&r, NULL), "unfinished.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	ipcwatch_stop_with(&r, SIGKILL);
+	ipcwatch_free(&r);
+	tap_is(pins_unready(), 0, "unfinished.pins_made_unready");
+
+	if (!tap_ok(start_enforce(&r, NULL), "unfinished.restarts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_ok(wait_in_output(&r, "\"type\":\"pins_discarded\"", 10),
+	       "unfinished.discard_logged");
+	tap_ok(wait_in_output(&r, "\"adopted\":false", 10),
+	       "unfinished.fresh_start_not_adopted");
+	tap_ok(wait_in_output(&r, "1 existing segments charged", 10),
+	       "unfinished.existing_segment_seeded_again");
+	tap_ok(shmget_as(1000, 4096) >= 0, "unfinished.second_segment_fits");
+	tap_is(shmget_as(1000, 4096), -ENOSPC,
+	       "unfinished.quota_counts_the_segment_before");
+	ipcwatch_stop(&r);
+	tap_ok(access(PIN_DIR, F_OK) != 0, "unfinished.stop_removes_pins");
+	ipcwatch_free(&r);
+	shmctl(before, IPC_RMID, NULL);
+}
+
+/*
+ * Started in audit mode with existing segments it could not charge
+ * (the totals full), the daemon refuses a reload to an enforcing policy,
+ * as it refuses such a start: the totals would let quotas be passed.
+ */
+static void test_unseeded_reload(void)
+{
+	struct ipcwatch_run r, again;
+	int ids[20], i;
+
+	fresh_ipc_ns();
+	/* one per-uid total each: 16 fit in --max-owners=16, 4 do not */
+	for (i = 0; i < 20; i++)
+		ids[i] = shmget_as(2100 + (uid_t)i, 4096);
+	write_policy(POLICY, "[rule cap]\nmax_segments = 1000\n"
+		     "mode = audit\n");
+	if (!tap_ok(start_enforce(&r, "--max-owners=16"),
+		    "unseeded.audit_starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_ok(wait_in_output(&r, "16 existing segments charged", 10),
+	       "unseeded.sixteen_seeded");
+	write_policy(POLICY, "[rule cap]\nmax_segments = 1000\n"
+		     "mode = enforce\n");
+	kill(r.pid, SIGHUP);
+	ipcwatch_wait_record(&r, "reload_failed", NULL, 0, 0, 30,
+			     "unseeded.enforcing_reload_refused");
+	tap_ok(wait_in_output(&r, "4 existing segments cannot be charged", 5),
+	       "unseeded.refusal_says_why");
+
+	/* killed, then started again enforcing: the adoption refuses,
+	 * and leaves the audit policy in force, unchanged */
+	ipcwatch_stop_with(&r, SIGKILL);
+	tap_is(count_records(&r, "reloaded", NULL, NULL), 0,
+	       "unseeded.not_reloaded");
+	ipcwatch_free(&r);
+	tap_ok(!start_enforce(&again, "--max-owners=16") &&
+	       again.status == 1 &&
+	       strstr(again.err, "4 existing segments cannot be charged"),
+	       "unseeded.enforcing_adoption_refused");
+	ipcwatch_free(&again);
+	write_policy(POLICY, "[rule cap]\nmax_segments = 1\n"
+		     "mode = enforce\n");
+	tap_ok(!start_enforce(&again, "--max-owners=16") &&
+	       again.status == 1, "unseeded.tight_adoption_refused");
+	ipcwatch_free(&again);
+	i = shmget_as(2100, 4096);
+	tap_ok(i >= 0, "unseeded.refused_adoption_left_audit_in_force");
+	if (i >= 0)
+		shmctl(i, IPC_RMID, NULL);
+	tap_is(run_stop(&again), 0, "unseeded.stop_exits_0");
+	ipcwatch_free(&again);
+	for (i = 0; i < 20; i++)
+		shmctl(ids[i], IPC_RMID, NULL);
+}
+
+/*
+ * Totals are kept only in the scopes the rules count in: a per-uid
+ * policy makes no gid, cgroup or namespace totals; a reload that would
+ * count per gid is refused (no totals to count from), and the old
+ * policy stays in force.
+ */
+static void test_kept_scopes(void)
+{
+	struct ipcwatch_run r;
+	char *prom;
+	int id;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule two]\nuid = 1000\nmax_segments = 2\n"
+		     "mode = enforce\n");
+	if (!tap_ok(start_enforce(&r, NULL), "scopes.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	id = shmget_as(1000, 4096);
+	tap_ok(id >= 0, "scopes.segment");
+	wait_ticks(3, "scopes_metrics");
+	prom = slurp_file(METRICS);
+	tap_ok(prom && strstr(prom, "ipcwatch_owner_shm_segments{scope=\"uid\","
+				    "owner=\"1000\"} 1"),
+	       "scopes.uid_total_kept");
+	tap_ok(prom && !strstr(prom, "{scope=\"gid\"") &&
+	       !strstr(prom, "{scope=\"cgroup\"") &&
+	       !strstr(prom, "{scope=\"ipcns\""),
+	       "scopes.no_totals_nobody_counts");
+	write_policy(POLICY, "[rule two]\nuid = 1000\nmax_segments = 2\n"
+		     "mode = enforce\n[rule g]\naccount = gid\n"
+		     "max_total_bytes = 1G\n");
+	kill(r.pid, SIGHUP);
+	ipcwatch_wait_record(&r, "reload_failed", NULL, 0, 0, 30,
+			     "scopes.reload_needing_a_new_scope_refused");
+	tap_ok(wait_in_output(&r, "counts per gid", 5),
+	       "scopes.refusal_names_the_scope");
+	tap_ok(shmget_as(1000, 4096) >= 0, "scopes.second_segment_fits");
+	tap_is(shmget_as(1000, 4096), -ENOSPC, "scopes.old_policy_in_force");
+	ipcwatch_stop(&r);
+	ipcwatch_free(&r);
+	shmctl(id, IPC_RMID, NULL);
 }
 
 /* Whether process @pid is an ipcwatch that blocks SIGHUP. */
@@ -1453,6 +1634,44 @@ static void test_alert_exec_timeout(void)
 		tap_ok(t && strstr(jstr(t, "message"), pid),
 		       "alert_exec_timeout.names_pid");
 	}
+	ipcwatch_free(&r);
+}
+
+#define LEAVER_PID "/tmp/alert-leaver.pid"
+
+/*
+ * --alert-exec's stderr is /dev/null, not the daemon's; what the program
+ * leaves in its process group is killed when it exits, long before the
+ * timeout.
+ */
+static void test_alert_exec_leaves(void)
+{
+	struct ipcwatch_run r;
+	int child = 0, i;
+
+	fresh_ipc_ns();
+	unlink(LEAVER_PID);
+	write_policy(POLICY, "[rule big]\nuid = 1000\n"
+		     "alert_segment_bytes = 1M\n");
+	if (!tap_ok(start_enforce2(&r, "--alert-exec=/tests/alert_leaver",
+				   "--alert-timeout=600"),
+		    "alert_exec_leaves.starts")) {
+		ipcwatch_free(&r);
+		return;
+	}
+	shmget_as(1000, 2 << 20);
+	tap_ok(wait_for_path(LEAVER_PID, 30) &&
+	       sscanf(slurp_file(LEAVER_PID), "%d", &child) == 1,
+	       "alert_exec_leaves.program_ran");
+	for (i = 0; i < 20 * 20 && !(child > 0 && pid_dead(child)); i++)
+		usleep(50000);
+	tap_ok(child > 0 && pid_dead(child),
+	       "alert_exec_leaves.child_killed_when_program_exits");
+	ipcwatch_stop(&r);
+	tap_ok(r.err && !strstr(r.err, "alert-leaver-complains"),
+	       "alert_exec_leaves.stderr_not_the_daemons");
+	tap_is(count_records(&r, "alert_exec_timeout", NULL, NULL), 0,
+	       "alert_exec_leaves.no_timeout");
 	ipcwatch_free(&r);
 }
 
@@ -1752,6 +1971,9 @@ int main(void)
 	test_alerts();
 	test_reload_and_term();
 	test_survive_kill9();
+	test_unfinished_pins();
+	test_unseeded_reload();
+	test_kept_scopes();
 	test_sighup_during_start();
 	test_transient_read_error();
 	test_metrics();
@@ -1759,6 +1981,7 @@ int main(void)
 	test_metrics_loopback();
 	test_alert_exec_child();
 	test_alert_exec_timeout();
+	test_alert_exec_leaves();
 	test_untrusted_files();
 	test_escaped_comm();
 	test_bad_input();

@@ -186,6 +186,18 @@ static void write_file(const char *path, const char *text)
 		exit(2);
 }
 
+/*
+ * Never matched (after the catch-all), but they make the daemon keep
+ * totals in every scope, so that all four are compared with /proc.
+ */
+#define KEEP_EVERY_SCOPE \
+	"[rule keep_gid]\naccount = gid\nmode = audit\nmax_segments = 1000000\n" \
+	"[rule keep_cgroup]\ncgroup = /sys/fs/cgroup\naccount = cgroup\n" \
+	"mode = audit\n" \
+	"max_segments = 1000000\n" \
+	"[rule keep_ipcns]\naccount = ipcns\nmode = audit\n" \
+	"max_segments = 1000000\n"
+
 static const char *const policy_v1 =
 	"; the storm's uids: quotas enforced for three, audit for the rest\n"
 	"[rule u1000]\nuid = 1000\nmode = enforce\nmax_total_bytes = 1M\n"
@@ -193,7 +205,7 @@ static const char *const policy_v1 =
 	"[rule u1002]\nuid = 1002\nmode = enforce\nmax_segment_bytes = 256K\n"
 	"max_total_bytes = 8M\n"
 	"[rule others]\nmode = audit\nmax_total_bytes = 4M\n"
-	"max_segments = 64\n";
+	"max_segments = 64\n" KEEP_EVERY_SCOPE;
 
 /* The reload changes every quota, and keeps the rules' names. */
 static const char *const policy_v2 =
@@ -202,7 +214,7 @@ static const char *const policy_v2 =
 	"[rule u1002]\nuid = 1002\nmode = enforce\nmax_segment_bytes = 128K\n"
 	"max_total_bytes = 8M\n"
 	"[rule others]\nmode = audit\nmax_total_bytes = 4M\n"
-	"max_segments = 64\n";
+	"max_segments = 64\n" KEEP_EVERY_SCOPE;
 
 /* Over u1000's total in either policy, whatever it holds. */
 #define OVER_QUOTA (8UL << 20)
