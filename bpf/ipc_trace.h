@@ -6,11 +6,14 @@
  * of them. At load time libbpf finds each event by its btf_trace_<name>
  * type in the running kernel's BTF; a kernel without the series simply
  * has none, and the fentry programs are used instead.
+ *
+ * The series promises no values for its enums: the programs read each
+ * value from the running kernel's BTF by name (bpf_core_enum_value()),
+ * so the values below only keep the declarations complete.
  */
 #ifndef IPCWATCH_IPC_TRACE_H
 #define IPCWATCH_IPC_TRACE_H
 
-/* Values as the series defines them: tracepoint arguments are copied. */
 enum ipc_shm_create_reason {
 	IPC_SHM_CREATE_OK,
 	IPC_SHM_CREATE_TOO_SMALL,
@@ -26,6 +29,20 @@ enum ipc_shm_create_reason {
 	IPC_SHM_CREATE_BAD_HUGEPAGE,
 };
 
+enum ipc_shmat_reason {
+	IPC_SHMAT_OK,
+	IPC_SHMAT_BAD_ARGS,
+	IPC_SHMAT_NO_SEGMENT,
+	IPC_SHMAT_NO_ACCESS,
+	IPC_SHMAT_LSM_DENIED,
+	IPC_SHMAT_REMOVED,
+	IPC_SHMAT_NOMEM,
+	IPC_SHMAT_INTERRUPTED,
+	IPC_SHMAT_ADDR_WRAP,
+	IPC_SHMAT_ADDR_OVERLAP,
+	IPC_SHMAT_MMAP_FAILED,
+};
+
 enum ipc_shm_destroy_cause {
 	IPC_SHM_DESTROY_RMID,
 	IPC_SHM_DESTROY_LAST_DETACH,
@@ -33,25 +50,28 @@ enum ipc_shm_destroy_cause {
 	IPC_SHM_DESTROY_ORPHAN_SYSCTL,
 	IPC_SHM_DESTROY_NS_EXIT,
 	IPC_SHM_DESTROY_FORCED_DETACH,
+	IPC_SHM_DESTROY_SHMAT_FAILED,
 };
 
 /* The events' prototypes (TP_PROTO), for BPF_PROG(name, IPC_TP_...). */
 #define IPC_TP_SHM_CREATE const struct ipc_namespace *ns, key_t key,	\
-	size_t size, int shmflg, size_t shm_tot, int ret,		\
+	size_t size, int shmflg, size_t shmmax, size_t shmall,		\
+	int shmmni, size_t shm_tot, int ret,				\
 	enum ipc_shm_create_reason reason, size_t existing_size
 #define IPC_TP_SHMAT const struct ipc_namespace *ns, int shmid,		\
-	unsigned long addr, int shmflg, unsigned long size,		\
-	unsigned long raddr, int err, bool addr_wrap
+	unsigned long size, int ret, enum ipc_shmat_reason reason
 #define IPC_TP_SHM_NATTCH const struct ipc_namespace *ns, int id,	\
 	unsigned long nattch
 #define IPC_TP_SHM_DESTROY const struct ipc_namespace *ns,		\
 	const struct kern_ipc_perm *perm, size_t size, pid_t cpid,	\
 	time64_t ctime, enum ipc_shm_destroy_cause cause
-#define IPC_TP_SHMCTL const struct ipc_namespace *ns, int shmid, int cmd, \
-	long ret
+#define IPC_TP_SHM_ORPHAN const struct ipc_namespace *ns,		\
+	const struct kern_ipc_perm *perm, size_t size,			\
+	unsigned long nattch
 #define IPC_TP_SEM_BLOCK const struct ipc_namespace *ns, int semid,	\
 	const struct sembuf *sops, unsigned int nsops,			\
 	const struct sembuf *blocking, bool timeout
-#define IPC_TP_SEM_WAKE const struct ipc_namespace *ns, int semid, int err
+#define IPC_TP_SEM_WAKE const struct ipc_namespace *ns, int semid,	\
+	int err, bool timed_out
 
 #endif

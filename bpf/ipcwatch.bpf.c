@@ -175,8 +175,23 @@ static __always_inline __u32 current_ipcns(void)
 	return BPF_CORE_READ(task, nsproxy, ipc_ns, ns.inum);
 }
 
+/* The limits a creation was judged by, each read once. */
+struct shm_limits {
+	__u64 shmmax;
+	__u64 shmall;
+	__s32 shmmni;
+};
+
+static __always_inline void read_limits(const struct ipc_namespace *ns,
+					struct shm_limits *lim)
+{
+	lim->shmmax = BPF_CORE_READ(ns, shm_ctlmax);
+	lim->shmall = BPF_CORE_READ(ns, shm_ctlall);
+	lim->shmmni = BPF_CORE_READ(ns, shm_ctlmni);
+}
+
 static __always_inline void fill_create(struct ipcw_event *e,
-					const struct ipc_namespace *ns,
+					const struct shm_limits *lim,
 					key_t key, __u64 size, int shmflg,
 					__u64 shm_tot, int ret, __u32 reason,
 					__u64 existing_size)
@@ -185,9 +200,9 @@ static __always_inline void fill_create(struct ipcw_event *e,
 
 	c->size = size;
 	c->pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	c->shmmax = BPF_CORE_READ(ns, shm_ctlmax);
-	c->shmall = BPF_CORE_READ(ns, shm_ctlall);
-	c->shmmni = BPF_CORE_READ(ns, shm_ctlmni);
+	c->shmmax = lim->shmmax;
+	c->shmall = lim->shmall;
+	c->shmmni = lim->shmmni;
 	c->shm_tot = shm_tot;
 	c->existing_size = existing_size;
 	c->key = key;
@@ -197,8 +212,9 @@ static __always_inline void fill_create(struct ipcw_event *e,
 	c->reason = reason;
 }
 
+/* @timed_out: 1 or 0, or -1 when the hook cannot tell */
 static __always_inline void emit_sem_wake(const struct sem_sleep *s, int semid,
-					  __u32 ipcns, int err)
+					  __u32 ipcns, int err, int timed_out)
 {
 	struct ipcw_event *e = event_start(IPCW_SEM_WAKE, ipcns, err != 0);
 
@@ -206,6 +222,8 @@ static __always_inline void emit_sem_wake(const struct sem_sleep *s, int semid,
 		return;
 	e->sem_wake.id = semid;
 	e->sem_wake.err = -err;
+	e->sem_wake.timed_out = timed_out > 0;
+	e->sem_wake.timed_out_known = timed_out >= 0;
 	e->sem_wake.slept_ns = s ? e->ts_ns - s->ts_ns : 0;
 	e->sem_wake.sem_num = s ? s->sem_num : 0;
 	e->sem_wake.sem_op = s ? s->sem_op : 0;
@@ -222,16 +240,86 @@ static __always_inline __u32 sembuf_index(const struct sembuf *sops,
 
 /* ---- tracepoint mode: the ipc trace events ---------------------------- */
 
+/*
+ * The kernel's reasons and causes, mapped by name: the series promises
+ * no values. A name this kernel lacks is never matched (the _exists
+ * check is resolved at load time); a value no name matches is
+ * unexplained.
+ */
+#define KERNEL_IS(type, name, v)					\
+	(bpf_core_enum_value_exists(type, name) &&			\
+	 (v) == bpf_core_enum_value(type, name))
+
+static __always_inline __u32 create_reason(int v)
+{
+#define R(name, ours)							\
+	if (KERNEL_IS(enum ipc_shm_create_reason, name, v))		\
+		return ours
+	R(IPC_SHM_CREATE_OK, IPCW_CREATE_OK);
+	R(IPC_SHM_CREATE_TOO_SMALL, IPCW_CREATE_TOO_SMALL);
+	R(IPC_SHM_CREATE_OVER_SHMMAX, IPCW_CREATE_OVER_SHMMAX);
+	R(IPC_SHM_CREATE_PAGE_OVERFLOW, IPCW_CREATE_PAGE_OVERFLOW);
+	R(IPC_SHM_CREATE_TOTAL_WRAP, IPCW_CREATE_TOTAL_WRAP);
+	R(IPC_SHM_CREATE_OVER_SHMALL, IPCW_CREATE_OVER_SHMALL);
+	R(IPC_SHM_CREATE_NO_IDS, IPCW_CREATE_NO_IDS);
+	R(IPC_SHM_CREATE_EXISTING_SMALLER, IPCW_CREATE_EXISTING_SMALLER);
+	R(IPC_SHM_CREATE_LSM_DENIED, IPCW_CREATE_LSM_DENIED);
+	R(IPC_SHM_CREATE_NOMEM, IPCW_CREATE_NOMEM);
+	R(IPC_SHM_CREATE_FILE_SETUP, IPCW_CREATE_FILE_SETUP);
+	R(IPC_SHM_CREATE_BAD_HUGEPAGE, IPCW_CREATE_BAD_HUGEPAGE);
+#undef R
+	return IPCW_CREATE_UNEXPLAINED;
+}
+
+static __always_inline __u32 shmat_reason(int v)
+{
+#define R(name, ours)							\
+	if (KERNEL_IS(enum ipc_shmat_reason, name, v))			\
+		return ours
+	R(IPC_SHMAT_OK, IPCW_SHMAT_OK);
+	R(IPC_SHMAT_BAD_ARGS, IPCW_SHMAT_BAD_ARGS);
+	R(IPC_SHMAT_NO_SEGMENT, IPCW_SHMAT_NO_SEGMENT);
+	R(IPC_SHMAT_NO_ACCESS, IPCW_SHMAT_NO_ACCESS);
+	R(IPC_SHMAT_LSM_DENIED, IPCW_SHMAT_LSM_DENIED);
+	R(IPC_SHMAT_REMOVED, IPCW_SHMAT_REMOVED);
+	R(IPC_SHMAT_NOMEM, IPCW_SHMAT_NOMEM);
+	R(IPC_SHMAT_INTERRUPTED, IPCW_SHMAT_INTERRUPTED);
+	R(IPC_SHMAT_ADDR_WRAP, IPCW_SHMAT_ADDR_WRAP);
+	R(IPC_SHMAT_ADDR_OVERLAP, IPCW_SHMAT_ADDR_OVERLAP);
+	R(IPC_SHMAT_MMAP_FAILED, IPCW_SHMAT_MMAP_FAILED);
+#undef R
+	return IPCW_SHMAT_UNEXPLAINED;
+}
+
+static __always_inline __u32 destroy_cause(int v)
+{
+#define R(name, ours)							\
+	if (KERNEL_IS(enum ipc_shm_destroy_cause, name, v))		\
+		return ours
+	R(IPC_SHM_DESTROY_RMID, IPCW_DESTROY_RMID);
+	R(IPC_SHM_DESTROY_LAST_DETACH, IPCW_DESTROY_LAST_DETACH);
+	R(IPC_SHM_DESTROY_ORPHAN_EXIT, IPCW_DESTROY_ORPHAN_EXIT);
+	R(IPC_SHM_DESTROY_ORPHAN_SYSCTL, IPCW_DESTROY_ORPHAN_SYSCTL);
+	R(IPC_SHM_DESTROY_NS_EXIT, IPCW_DESTROY_NS_EXIT);
+	R(IPC_SHM_DESTROY_FORCED_DETACH, IPCW_DESTROY_FORCED_DETACH);
+	R(IPC_SHM_DESTROY_SHMAT_FAILED, IPCW_DESTROY_SHMAT_FAILED);
+#undef R
+	return IPCW_DESTROY_UNEXPLAINED;
+}
+
 SEC("tp_btf/shm_create")
 int BPF_PROG(tp_shm_create, IPC_TP_SHM_CREATE)
 {
+	/* the limits as the kernel compared them, from the event itself */
+	struct shm_limits lim = { .shmmax = shmmax, .shmall = shmall,
+				  .shmmni = shmmni };
 	struct ipcw_event *e = event_start(IPCW_SHM_CREATE, ns_inum(ns),
 					   ret < 0);
 
 	if (!e)
 		return 0;
-	fill_create(e, ns, key, size, shmflg, shm_tot, ret, reason,
-		    existing_size);
+	fill_create(e, &lim, key, size, shmflg, shm_tot, ret,
+		    create_reason(reason), existing_size);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -239,17 +327,15 @@ int BPF_PROG(tp_shm_create, IPC_TP_SHM_CREATE)
 SEC("tp_btf/shmat")
 int BPF_PROG(tp_shmat, IPC_TP_SHMAT)
 {
-	struct ipcw_event *e = event_start(IPCW_SHMAT, ns_inum(ns), err != 0);
+	struct ipcw_event *e = event_start(IPCW_SHMAT, ns_inum(ns), ret != 0);
 
 	if (!e)
 		return 0;
+	/* addr, shmflg and raddr are the system call's: not in the event */
 	e->shmat.id = shmid;
-	e->shmat.addr = addr;
-	e->shmat.shmflg = shmflg;
 	e->shmat.size = size;
-	e->shmat.raddr = raddr;
-	e->shmat.err = -err;
-	e->shmat.addr_wrap = addr_wrap;
+	e->shmat.err = -ret;
+	e->shmat.reason = shmat_reason(reason);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -307,21 +393,25 @@ int BPF_PROG(tp_shm_destroy, IPC_TP_SHM_DESTROY)
 
 	if (!e)
 		return 0;
-	fill_destroy(e, perm, size, cpid, ctime, cause);
+	fill_destroy(e, perm, size, cpid, ctime, destroy_cause(cause));
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
 
-SEC("tp_btf/shmctl")
-int BPF_PROG(tp_shmctl, IPC_TP_SHMCTL)
+SEC("tp_btf/shm_orphan")
+int BPF_PROG(tp_shm_orphan, IPC_TP_SHM_ORPHAN)
 {
-	struct ipcw_event *e = event_start(IPCW_SHMCTL, ns_inum(ns), ret < 0);
+	struct ipcw_event *e = event_start(IPCW_SHM_ORPHAN, ns_inum(ns),
+					   false);
 
 	if (!e)
 		return 0;
-	e->shmctl.id = shmid;
-	e->shmctl.cmd = cmd;
-	e->shmctl.ret = ret;
+	e->shm_orphan.id = BPF_CORE_READ(perm, id);
+	e->shm_orphan.key = BPF_CORE_READ(perm, key);
+	e->shm_orphan.owner_uid = BPF_CORE_READ(perm, uid.val);
+	e->shm_orphan.size = size;
+	e->shm_orphan.pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	e->shm_orphan.nattch = nattch;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -361,7 +451,7 @@ int BPF_PROG(tp_sem_wake, IPC_TP_SEM_WAKE)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
 
-	emit_sem_wake(s, semid, ns_inum(ns), err);
+	emit_sem_wake(s, semid, ns_inum(ns), err, timed_out);
 	if (s)
 		bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
 	return 0;
@@ -439,6 +529,7 @@ enum newseg_stage {
 };
 
 struct newseg_call {
+	struct shm_limits lim;	/* read once, on entry */
 	__u64 shm_tot;		/* before the request */
 	__u32 stage;
 };
@@ -455,6 +546,12 @@ static __always_inline int on_newseg_enter(struct ipc_namespace *ns)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct newseg_call call = { .shm_tot = BPF_CORE_READ(ns, shm_tot) };
 
+	/*
+	 * newseg() reads the limits itself a moment later: a racing sysctl
+	 * write can make the two differ, but the reason is always judged
+	 * by the values the event reports.
+	 */
+	read_limits(ns, &call.lim);
 	keep(&newseg_calls, &pid_tgid, &call);
 	return 0;
 }
@@ -537,7 +634,7 @@ int BPF_KRETPROBE(kr_hugetlb_file_setup, struct file *ret)
 }
 
 /* newseg()'s checks, in its order, for the reason of a failure. */
-static __always_inline __u32 newseg_reason(struct ipc_namespace *ns,
+static __always_inline __u32 newseg_reason(const struct shm_limits *lim,
 					   __u64 size, int shmflg,
 					   __u64 shm_tot, __u32 stage, int ret)
 {
@@ -547,13 +644,13 @@ static __always_inline __u32 newseg_reason(struct ipc_namespace *ns,
 		return IPCW_CREATE_OK;
 	if (size < 1)
 		return IPCW_CREATE_TOO_SMALL;
-	if (size > BPF_CORE_READ(ns, shm_ctlmax))
+	if (size > lim->shmmax)
 		return IPCW_CREATE_OVER_SHMMAX;
 	if (pages << PAGE_SHIFT < size)
 		return IPCW_CREATE_PAGE_OVERFLOW;
 	if (shm_tot + pages < shm_tot)
 		return IPCW_CREATE_TOTAL_WRAP;
-	if (shm_tot + pages > BPF_CORE_READ(ns, shm_ctlall))
+	if (shm_tot + pages > lim->shmall)
 		return IPCW_CREATE_OVER_SHMALL;
 	/* past the limit checks, only the stage hooks can tell */
 	if (!(details & DETAIL_CREATE_STAGE) ||
@@ -588,10 +685,10 @@ static __always_inline void on_newseg_exit(struct ipc_namespace *ns,
 		return;
 	e = event_start(IPCW_SHM_CREATE, ns_inum(ns), ret < 0);
 	if (e) {
-		fill_create(e, ns, BPF_CORE_READ(params, key), size, shmflg,
-			    call->shm_tot, ret,
-			    newseg_reason(ns, size, shmflg, call->shm_tot,
-					  call->stage, ret), 0);
+		fill_create(e, &call->lim, BPF_CORE_READ(params, key), size,
+			    shmflg, call->shm_tot, ret,
+			    newseg_reason(&call->lim, size, shmflg,
+					  call->shm_tot, call->stage, ret), 0);
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
@@ -628,6 +725,7 @@ static __always_inline void on_more_checks_exit(struct kern_ipc_perm *ipcp,
 {
 	struct shmid_kernel *shp = to_shmid_kernel(ipcp);
 	struct ipc_namespace *ns = BPF_CORE_READ(shp, ns);
+	struct shm_limits lim;
 	struct ipcw_event *e;
 
 	if (ret != -EINVAL)
@@ -635,7 +733,8 @@ static __always_inline void on_more_checks_exit(struct kern_ipc_perm *ipcp,
 	e = event_start(IPCW_SHM_CREATE, ns_inum(ns), true);
 	if (!e)
 		return;
-	fill_create(e, ns, BPF_CORE_READ(params, key),
+	read_limits(ns, &lim);
+	fill_create(e, &lim, BPF_CORE_READ(params, key),
 		    BPF_CORE_READ(params, u.size), BPF_CORE_READ(params, flg),
 		    BPF_CORE_READ(ns, shm_tot), ret,
 		    IPCW_CREATE_EXISTING_SMALLER, BPF_CORE_READ(shp, shm_segsz));
@@ -668,25 +767,32 @@ int BPF_KRETPROBE(kr_shm_more_checks, int ret)
 	return 0;
 }
 
-/* The segment do_shmat() looked up, for its size. */
+/* A do_shmat() in progress: the segment it looked up, for its size. */
+struct shmat_call {
+	__u64 size;		/* 0 until found */
+	__s32 id;		/* asked for */
+	__u32 pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u64);
-	__type(value, __u64);		/* segment size, 0 until found */
+	__type(value, struct shmat_call);
 } shmat_calls SEC(".maps");
 
-static __always_inline void on_do_shmat_enter(void)
+static __always_inline void on_do_shmat_enter(int shmid)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid(), size = 0;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct shmat_call call = { .id = shmid };
 
-	keep(&shmat_calls, &pid_tgid, &size);
+	keep(&shmat_calls, &pid_tgid, &call);
 }
 
 SEC("fentry/do_shmat")
 int BPF_PROG(fe_do_shmat, int shmid, char *shmaddr, int shmflg)
 {
-	on_do_shmat_enter();
+	on_do_shmat_enter(shmid);
 	return 0;
 }
 
@@ -696,17 +802,17 @@ int BPF_KPROBE(kp_do_shmat, int shmid, char *shmaddr, int shmflg,
 {
 	kp_keep(KP_DO_SHMAT, shmid, (__u64)shmaddr, shmflg, (__u64)raddr,
 		shmlba);
-	on_do_shmat_enter();
+	on_do_shmat_enter(shmid);
 	return 0;
 }
 
 static __always_inline void on_obtain_object_exit(struct kern_ipc_perm *ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u64 *size = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
+	struct shmat_call *call = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
 
-	if (size && !IS_ERR_VALUE(ret))
-		*size = BPF_CORE_READ(to_shmid_kernel(ret), shm_segsz);
+	if (call && !IS_ERR_VALUE(ret))
+		call->size = BPF_CORE_READ(to_shmid_kernel(ret), shm_segsz);
 }
 
 SEC("fexit/ipc_obtain_object_check")
@@ -729,27 +835,35 @@ static __always_inline void on_do_shmat_exit(int shmid, unsigned long addr,
 					     unsigned long shmlba, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u64 *size = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
+	struct shmat_call *call = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
 	struct ipcw_event *e;
+	__u64 size;
 
-	if (!size)
+	if (!call)
 		return;
+	size = call->size;
 	e = event_start(IPCW_SHMAT, current_ipcns(), ret != 0);
 	if (e) {
 		e->shmat.id = shmid;
 		e->shmat.addr = addr;
 		e->shmat.shmflg = shmflg;
-		e->shmat.size = *size;
+		e->shmat.size = size;
 		e->shmat.err = -ret;
+		e->shmat.args_known = 1;
 		if (!ret)
 			bpf_probe_read_kernel(&e->shmat.raddr,
 					      sizeof(e->shmat.raddr), raddr);
 		/* do_shmat()'s own check, on the address it rounded */
 		if ((shmflg & SHM_RND) && shmlba)
 			addr &= ~(shmlba - 1);
-		e->shmat.addr_wrap = ret == -EINVAL && addr && *size &&
-				     !(shmflg & SHM_REMAP) &&
-				     addr + *size < addr;
+		/* of the refusals, only the wrap can be told from outside */
+		if (!ret)
+			e->shmat.reason = IPCW_SHMAT_OK;
+		else if (ret == -EINVAL && addr && size &&
+			 !(shmflg & SHM_REMAP) && addr + size < addr)
+			e->shmat.reason = IPCW_SHMAT_ADDR_WRAP;
+		else
+			e->shmat.reason = IPCW_SHMAT_UNEXPLAINED;
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
@@ -806,18 +920,23 @@ static __always_inline void ctx_set(__u32 bit, bool on)
 		bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
 }
 
-static __always_inline void on_shmctl_exit(int shmid, int cmd, long ret)
+static __always_inline void emit_shmctl(int shmid, int cmd, long ret)
 {
-	struct ipcw_event *e;
+	struct ipcw_event *e = event_start(IPCW_SHMCTL, current_ipcns(),
+					   ret < 0);
 
-	ctx_set(CTX_RMID, false);
-	e = event_start(IPCW_SHMCTL, current_ipcns(), ret < 0);
 	if (!e)
 		return;
 	e->shmctl.id = shmid;
 	e->shmctl.cmd = cmd & ~IPC_64;
 	e->shmctl.ret = ret;
 	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void on_shmctl_exit(int shmid, int cmd, long ret)
+{
+	ctx_set(CTX_RMID, false);
+	emit_shmctl(shmid, cmd, ret);
 }
 
 /*
@@ -840,6 +959,20 @@ int BPF_PROG(fx_sys_shmctl, const struct pt_regs *regs, long ret)
 {
 	on_shmctl_exit(PT_REGS_PARM1_CORE_SYSCALL(regs),
 		       PT_REGS_PARM2_CORE_SYSCALL(regs), ret);
+	return 0;
+}
+
+/*
+ * Tracepoint mode: the series leaves shmctl() to the system call, whose
+ * outcome the fexit of its wrapper gives. syscalls:sys_exit_shmctl would
+ * need CONFIG_FTRACE_SYSCALLS and, once enabled, puts every system call
+ * of every task on the traced slow path.
+ */
+SEC("fexit")
+int BPF_PROG(tx_sys_shmctl, const struct pt_regs *regs, long ret)
+{
+	emit_shmctl(PT_REGS_PARM1_CORE_SYSCALL(regs),
+		    PT_REGS_PARM2_CORE_SYSCALL(regs), ret);
 	return 0;
 }
 
@@ -901,6 +1034,7 @@ static __always_inline void on_shm_destroy(struct ipc_namespace *ns,
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 *bitsp = bpf_map_lookup_elem(&destroy_ctx, &pid_tgid);
 	__u32 bits = bitsp ? *bitsp : 0, cause;
+	struct shmat_call *shmat = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
 	struct ipcw_event *e;
 
 	if (bits & CTX_NS_EXIT)
@@ -913,6 +1047,13 @@ static __always_inline void on_shm_destroy(struct ipc_namespace *ns,
 		cause = IPCW_DESTROY_RMID;
 	else if (!(details & DETAIL_DESTROY_CAUSE))
 		cause = IPCW_DESTROY_UNEXPLAINED;	/* no context to tell */
+	/*
+	 * do_shmat() freeing the segment it attaches: its mmap failed and
+	 * it dropped the temporary count (or, rarely, another thread
+	 * unmapped the new mapping before shmat() returned)
+	 */
+	else if (shmat && shmat->id == BPF_CORE_READ(shp, shm_perm.id))
+		cause = IPCW_DESTROY_SHMAT_FAILED;
 	else if (BPF_CORE_READ(shp, shm_perm.mode) & SHM_DEST)
 		cause = IPCW_DESTROY_LAST_DETACH;
 	else
@@ -1051,7 +1192,7 @@ static __always_inline void on_semtimedop_exit(int semid,
 	if (!s)
 		return;
 	if (s->blocked)
-		emit_sem_wake(s, semid, ns_inum(ns), ret);
+		emit_sem_wake(s, semid, ns_inum(ns), ret, -1);
 	bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
 }
 

@@ -3,10 +3,11 @@
  * The contract between the BPF programs (bpf/) and user space (user/):
  * the one event record the ring buffer carries, and its codes.
  *
- * Reason and cause values equal the kernel's enum ipc_shm_create_reason
- * and enum ipc_shm_destroy_cause (include/trace/events/ipc.h of the
- * kernel-patches/ series), so tracepoint arguments are copied as they
- * are. Only ever append.
+ * The codes are ipcwatch's own. The kernel's reasons and causes (enum
+ * ipc_shm_create_reason and the others of the kernel-patches/ series'
+ * include/trace/events/ipc.h) carry no ABI promise on their values: the
+ * tracepoint programs map them by name, with CO-RE enum relocations.
+ * Append only, so that a record keeps its meaning across versions.
  */
 #ifndef IPCWATCH_H
 #define IPCWATCH_H
@@ -26,6 +27,7 @@ enum ipcw_type {
 	IPCW_SHMCTL,		/* outcome of shmctl() */
 	IPCW_SEM_BLOCK,		/* a task sleeps in semop() */
 	IPCW_SEM_WAKE,		/* ... and returned */
+	IPCW_SHM_ORPHAN,	/* a segment outlives its creator */
 	IPCW_TYPE_MAX,
 };
 
@@ -54,7 +56,24 @@ enum ipcw_destroy_cause {
 	IPCW_DESTROY_NS_EXIT,
 	IPCW_DESTROY_FORCED_DETACH,
 	IPCW_DESTROY_UNEXPLAINED,	/* fentry mode, a detail hook missing */
+	IPCW_DESTROY_SHMAT_FAILED,	/* a failed shmat() dropped the last */
 	IPCW_DESTROY_CAUSE_MAX,
+};
+
+enum ipcw_shmat_reason {
+	IPCW_SHMAT_OK,
+	IPCW_SHMAT_BAD_ARGS,
+	IPCW_SHMAT_NO_SEGMENT,
+	IPCW_SHMAT_NO_ACCESS,
+	IPCW_SHMAT_LSM_DENIED,
+	IPCW_SHMAT_REMOVED,
+	IPCW_SHMAT_NOMEM,
+	IPCW_SHMAT_INTERRUPTED,
+	IPCW_SHMAT_ADDR_WRAP,
+	IPCW_SHMAT_ADDR_OVERLAP,
+	IPCW_SHMAT_MMAP_FAILED,
+	IPCW_SHMAT_UNEXPLAINED,		/* fentry mode: only the wrap is known */
+	IPCW_SHMAT_REASON_MAX,
 };
 
 struct ipcw_shm_create {
@@ -73,13 +92,18 @@ struct ipcw_shm_create {
 };
 
 struct ipcw_shmat {
-	__u64 addr;		/* asked for */
+	__u64 addr;		/* asked for; with args_known */
 	__u64 size;		/* segment size, 0 if not found */
-	__u64 raddr;		/* mapped at, 0 on failure */
+	__u64 raddr;		/* mapped at, 0 on failure; with args_known */
 	__s32 id;
-	__s32 shmflg;
+	__s32 shmflg;		/* with args_known */
 	__s32 err;
-	__u32 addr_wrap;	/* refused: addr + size wraps around */
+	__u16 reason;		/* enum ipcw_shmat_reason */
+	/*
+	 * addr, shmflg and raddr are set: fentry and kprobe modes. The
+	 * kernel's shmat event leaves them to the system call.
+	 */
+	__u16 args_known;
 };
 
 struct ipcw_nattch {
@@ -122,9 +146,21 @@ struct ipcw_sem_block {
 struct ipcw_sem_wake {
 	__u64 slept_ns;		/* 0 if the block was not seen */
 	__s32 id;
-	__s32 err;		/* 0, EIDRM, EAGAIN or EINTR */
+	__s32 err;		/* 0, EIDRM, EAGAIN, ERANGE or EINTR */
 	__u16 sem_num;		/* of the blocking operation */
 	__s16 sem_op;
+	__u8 timed_out;		/* the timeout expired; with timed_out_known */
+	__u8 timed_out_known;	/* tracepoint mode */
+	__u16 pad;
+};
+
+struct ipcw_shm_orphan {
+	__u64 size;
+	__u64 pages;
+	__u64 nattch;		/* when the creator exited */
+	__s32 id;
+	__s32 key;
+	__u32 owner_uid;
 	__u32 pad;
 };
 
@@ -146,6 +182,7 @@ struct ipcw_event {
 		struct ipcw_shmctl shmctl;
 		struct ipcw_sem_block sem_block;
 		struct ipcw_sem_wake sem_wake;
+		struct ipcw_shm_orphan shm_orphan;
 	};
 };
 

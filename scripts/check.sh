@@ -19,6 +19,7 @@ mkdir -p "$logs"
 stages=(
 	"host:make -s host-check"
 	"package:tests/package_test.sh"
+	"kernel-patches:make -s bisect-check"
 	"vmtest-main:make -s vmtest KERNEL=main"
 	"vmtest-preseed:make -s vmtest KERNEL=preseed"
 	"vmtest-stock:make -s vmtest KERNEL=stock"

@@ -16,6 +16,7 @@ static const char *const type_names[IPCW_TYPE_MAX] = {
 	[IPCW_SHMCTL] = "shmctl",
 	[IPCW_SEM_BLOCK] = "sem_block",
 	[IPCW_SEM_WAKE] = "sem_wake",
+	[IPCW_SHM_ORPHAN] = "shm_orphan",
 };
 
 static const char *const reason_names[IPCW_CREATE_REASON_MAX] = {
@@ -42,6 +43,22 @@ static const char *const cause_names[IPCW_DESTROY_CAUSE_MAX] = {
 	[IPCW_DESTROY_NS_EXIT] = "ns_exit",
 	[IPCW_DESTROY_FORCED_DETACH] = "forced_detach",
 	[IPCW_DESTROY_UNEXPLAINED] = "unexplained",
+	[IPCW_DESTROY_SHMAT_FAILED] = "shmat_failed",
+};
+
+static const char *const shmat_reason_names[IPCW_SHMAT_REASON_MAX] = {
+	[IPCW_SHMAT_OK] = "ok",
+	[IPCW_SHMAT_BAD_ARGS] = "bad_args",
+	[IPCW_SHMAT_NO_SEGMENT] = "no_segment",
+	[IPCW_SHMAT_NO_ACCESS] = "no_access",
+	[IPCW_SHMAT_LSM_DENIED] = "lsm_denied",
+	[IPCW_SHMAT_REMOVED] = "removed",
+	[IPCW_SHMAT_NOMEM] = "nomem",
+	[IPCW_SHMAT_INTERRUPTED] = "interrupted",
+	[IPCW_SHMAT_ADDR_WRAP] = "addr_wrap",
+	[IPCW_SHMAT_ADDR_OVERLAP] = "addr_overlap",
+	[IPCW_SHMAT_MMAP_FAILED] = "mmap_failed",
+	[IPCW_SHMAT_UNEXPLAINED] = "unexplained",
 };
 
 int event_decode(const void *data, size_t size, struct ipcw_event *out)
@@ -55,6 +72,8 @@ int event_decode(const void *data, size_t size, struct ipcw_event *out)
 		return -EINVAL;
 	if (e->type == IPCW_SHM_DESTROY &&
 	    e->shm_destroy.cause >= IPCW_DESTROY_CAUSE_MAX)
+		return -EINVAL;
+	if (e->type == IPCW_SHMAT && e->shmat.reason >= IPCW_SHMAT_REASON_MAX)
 		return -EINVAL;
 	memcpy(out, e, sizeof(*out));
 	out->comm[IPCW_COMM_LEN - 1] = '\0';
@@ -92,6 +111,12 @@ const char *shm_reason_name(uint32_t reason)
 const char *destroy_cause_name(uint32_t cause)
 {
 	return cause < IPCW_DESTROY_CAUSE_MAX ? cause_names[cause] : "unknown";
+}
+
+const char *shmat_reason_name(uint32_t reason)
+{
+	return reason < IPCW_SHMAT_REASON_MAX ? shmat_reason_names[reason] :
+						"unknown";
 }
 
 const char *shmctl_cmd_name(int cmd)

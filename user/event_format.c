@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "event_format.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/shm.h>
 #include <time.h>
@@ -96,6 +97,100 @@ const char *shm_reason_text(const struct ipcw_shm_create *c,
 	return buf;
 }
 
+const char *shmat_reason_text(const struct ipcw_shmat *s, char *buf,
+			      size_t len)
+{
+	char a[UNITS_BUF];
+
+	switch (s->reason) {
+	case IPCW_SHMAT_OK:
+		snprintf(buf, len, "%s", "");
+		break;
+	case IPCW_SHMAT_BAD_ARGS:
+		snprintf(buf, len,
+			 "bad arguments: negative id, address not aligned "
+			 "without SHM_RND, or SHM_REMAP without an address");
+		break;
+	case IPCW_SHMAT_NO_SEGMENT:
+		snprintf(buf, len, "no segment with this id");
+		break;
+	case IPCW_SHMAT_NO_ACCESS:
+		snprintf(buf, len, "permission denied by the segment's mode");
+		break;
+	case IPCW_SHMAT_LSM_DENIED:
+		snprintf(buf, len, "refused by a security module");
+		break;
+	case IPCW_SHMAT_REMOVED:
+		snprintf(buf, len, "the segment is being destroyed");
+		break;
+	case IPCW_SHMAT_NOMEM:
+		snprintf(buf, len, "no memory or file for the attach");
+		break;
+	case IPCW_SHMAT_INTERRUPTED:
+		snprintf(buf, len, "fatal signal while waiting to map");
+		break;
+	case IPCW_SHMAT_ADDR_WRAP:
+		snprintf(buf, len, "address + size %s wraps around",
+			 fmt_bytes(a, sizeof(a), s->size));
+		break;
+	case IPCW_SHMAT_ADDR_OVERLAP:
+		snprintf(buf, len,
+			 "the %s range overlaps a mapping (no SHM_REMAP)",
+			 fmt_bytes(a, sizeof(a), s->size));
+		break;
+	case IPCW_SHMAT_MMAP_FAILED:
+		snprintf(buf, len, "the mmap of the segment failed");
+		break;
+	case IPCW_SHMAT_UNEXPLAINED:
+		snprintf(buf, len,
+			 "this mode tells only an address wrap; the ipc "
+			 "tracepoints tell every reason");
+		break;
+	default:
+		snprintf(buf, len, "unknown reason %u", s->reason);
+	}
+	return buf;
+}
+
+const char *sem_wake_text(const struct ipcw_sem_wake *w, char *buf,
+			  size_t len)
+{
+	switch (w->err) {
+	case 0:
+		snprintf(buf, len, "done");
+		break;
+	case EIDRM:
+		snprintf(buf, len, "EIDRM: the set was removed");
+		break;
+	case EINTR:
+		snprintf(buf, len, "EINTR: a signal");
+		break;
+	case EAGAIN:
+		if (!w->timed_out_known)
+			snprintf(buf, len, "EAGAIN: timeout, or an IPC_NOWAIT "
+				 "operation at the re-check");
+		else if (w->timed_out)
+			snprintf(buf, len, "EAGAIN: timed out");
+		else
+			snprintf(buf, len, "EAGAIN: an IPC_NOWAIT operation "
+				 "could not proceed at the re-check");
+		break;
+	case ERANGE:
+		snprintf(buf, len, "ERANGE: an operation would exceed SEMVMX "
+			 "at the re-check");
+		break;
+	default: {
+		const char *name = errno_name(w->err);
+
+		if (name)
+			snprintf(buf, len, "%s", name);
+		else
+			snprintf(buf, len, "errno %d", w->err);
+	}
+	}
+	return buf;
+}
+
 /*
  * The errno of a failed shmctl(): the kernel returns -4095..-1 (its
  * MAX_ERRNO) for one. 0 for any other value, which a record no kernel
@@ -184,17 +279,23 @@ void event_print_text(FILE *out, const struct ipcw_event *e,
 	case IPCW_SHMAT: {
 		const struct ipcw_shmat *s = &e->shmat;
 
-		if (!s->err)
+		if (!s->err && s->args_known)
 			fprintf(out, "id %d at 0x%llx size %s%s\n", s->id,
 				(unsigned long long)s->raddr,
 				fmt_bytes(a, sizeof(a), s->size),
 				s->shmflg & SHM_RDONLY ? " read-only" : "");
-		else
-			fprintf(out, "REFUSED %s id %d addr 0x%llx%s\n",
+		else if (!s->err)
+			fprintf(out, "id %d size %s\n", s->id,
+				fmt_bytes(a, sizeof(a), s->size));
+		else if (s->args_known)
+			fprintf(out, "REFUSED %s id %d addr 0x%llx: %s\n",
 				err_text(err, sizeof(err), s->err), s->id,
 				(unsigned long long)s->addr,
-				s->addr_wrap ? ": addr + size wraps around" :
-					       "");
+				shmat_reason_text(s, why, sizeof(why)));
+		else
+			fprintf(out, "REFUSED %s id %d: %s\n",
+				err_text(err, sizeof(err), s->err), s->id,
+				shmat_reason_text(s, why, sizeof(why)));
 		break;
 	}
 	case IPCW_SHM_ATTACH:
@@ -238,9 +339,19 @@ void event_print_text(FILE *out, const struct ipcw_event *e,
 		const struct ipcw_sem_wake *w = &e->sem_wake;
 
 		fprintf(out, "id %d sem %u %s after %.3f s\n", w->id,
-			w->sem_num,
-			w->err ? err_text(err, sizeof(err), w->err) : "done",
+			w->sem_num, sem_wake_text(w, why, sizeof(why)),
 			w->slept_ns / 1e9);
+		break;
+	}
+	case IPCW_SHM_ORPHAN: {
+		const struct ipcw_shm_orphan *o = &e->shm_orphan;
+
+		fprintf(out, "id %d key 0x%08x size %s owner %u outlives its "
+			"creator, %llu attached: only IPC_RMID or "
+			"kernel.shm_rmid_forced frees it\n",
+			o->id, (unsigned int)o->key,
+			fmt_bytes(a, sizeof(a), o->size), o->owner_uid,
+			(unsigned long long)o->nattch);
 		break;
 	}
 	default:
@@ -299,12 +410,19 @@ void event_print_json(struct json_writer *jw, const struct ipcw_event *e,
 	}
 	case IPCW_SHMAT:
 		jw_kv_int(jw, "id", e->shmat.id);
-		jw_kv_uint(jw, "addr", e->shmat.addr);
-		jw_kv_int(jw, "shmflg", e->shmat.shmflg);
+		/* the kernel's event leaves these to the system call */
+		if (e->shmat.args_known) {
+			jw_kv_uint(jw, "addr", e->shmat.addr);
+			jw_kv_int(jw, "shmflg", e->shmat.shmflg);
+			jw_kv_uint(jw, "raddr", e->shmat.raddr);
+		}
 		jw_kv_uint(jw, "size", e->shmat.size);
-		jw_kv_uint(jw, "raddr", e->shmat.raddr);
 		json_err(jw, e->shmat.err);
-		jw_kv_bool(jw, "addr_wrap", e->shmat.addr_wrap);
+		jw_kv_string(jw, "reason", shmat_reason_name(e->shmat.reason));
+		jw_kv_string(jw, "reason_text",
+			     shmat_reason_text(&e->shmat, why, sizeof(why)));
+		jw_kv_bool(jw, "addr_wrap",
+			   e->shmat.reason == IPCW_SHMAT_ADDR_WRAP);
 		break;
 	case IPCW_SHM_ATTACH:
 	case IPCW_SHM_DETACH:
@@ -351,7 +469,22 @@ void event_print_json(struct json_writer *jw, const struct ipcw_event *e,
 		jw_kv_int(jw, "sem_op", e->sem_wake.sem_op);
 		jw_kv_uint(jw, "slept_ns", e->sem_wake.slept_ns);
 		json_err(jw, e->sem_wake.err);
+		if (e->sem_wake.timed_out_known)
+			jw_kv_bool(jw, "timed_out", e->sem_wake.timed_out);
+		jw_kv_string(jw, "result_text",
+			     sem_wake_text(&e->sem_wake, why, sizeof(why)));
 		break;
+	case IPCW_SHM_ORPHAN: {
+		const struct ipcw_shm_orphan *o = &e->shm_orphan;
+
+		jw_kv_int(jw, "id", o->id);
+		jw_kv_int(jw, "key", o->key);
+		jw_kv_uint(jw, "size", o->size);
+		jw_kv_uint(jw, "pages", o->pages);
+		jw_kv_uint(jw, "owner_uid", o->owner_uid);
+		jw_kv_uint(jw, "nattch", o->nattch);
+		break;
+	}
 	}
 	jw_end_object(jw);
 }

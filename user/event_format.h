@@ -21,6 +21,14 @@ struct format_opts {
 const char *shm_reason_text(const struct ipcw_shm_create *c,
 			    uint64_t page_size, char *buf, size_t len);
 
+/* Why a shmat() was refused, in words; "" for success. */
+const char *shmat_reason_text(const struct ipcw_shmat *s, char *buf,
+			      size_t len);
+
+/* Why a task that slept in semop() returned, in words. */
+const char *sem_wake_text(const struct ipcw_sem_wake *w, char *buf,
+			  size_t len);
+
 /* One line of text, newline included. */
 void event_print_text(FILE *out, const struct ipcw_event *e,
 		      const struct format_opts *opts);

@@ -22,9 +22,9 @@
  */
 const struct hook hooks[] = {
 	/* tracepoint mode: the kernel-patches/ events, one program each */
-	{ "tp_shm_create", HOOK_TRACEPOINT, "shm_create", false, 8,
+	{ "tp_shm_create", HOOK_TRACEPOINT, "shm_create", false, 11,
 	  HOOKS_TRACEPOINT, EV(IPCW_SHM_CREATE), 0 },
-	{ "tp_shmat", HOOK_TRACEPOINT, "shmat", false, 8,
+	{ "tp_shmat", HOOK_TRACEPOINT, "shmat", false, 5,
 	  HOOKS_TRACEPOINT, EV(IPCW_SHMAT), 0 },
 	{ "tp_shm_attach", HOOK_TRACEPOINT, "shm_attach", false, 3,
 	  HOOKS_TRACEPOINT, EV(IPCW_SHM_ATTACH), 0 },
@@ -32,11 +32,14 @@ const struct hook hooks[] = {
 	  HOOKS_TRACEPOINT, EV(IPCW_SHM_DETACH), 0 },
 	{ "tp_shm_destroy", HOOK_TRACEPOINT, "shm_destroy", false, 6,
 	  HOOKS_TRACEPOINT, EV(IPCW_SHM_DESTROY), 0 },
-	{ "tp_shmctl", HOOK_TRACEPOINT, "shmctl", false, 4,
+	{ "tp_shm_orphan", HOOK_TRACEPOINT, "shm_orphan", false, 4,
+	  HOOKS_TRACEPOINT, EV(IPCW_SHM_ORPHAN), 0 },
+	/* the series leaves shmctl() to the system call: its fexit */
+	{ "tx_sys_shmctl", HOOK_FEXIT, "sys_shmctl", true, 1,
 	  HOOKS_TRACEPOINT, EV(IPCW_SHMCTL), 0 },
 	{ "tp_sem_block", HOOK_TRACEPOINT, "sem_block", false, 6,
 	  HOOKS_TRACEPOINT, EV(IPCW_SEM_BLOCK), 0 },
-	{ "tp_sem_wake", HOOK_TRACEPOINT, "sem_wake", false, 3,
+	{ "tp_sem_wake", HOOK_TRACEPOINT, "sem_wake", false, 4,
 	  HOOKS_TRACEPOINT, EV(IPCW_SEM_WAKE), 0 },
 
 	/* fentry mode: the functions behind the same events */
@@ -333,8 +336,10 @@ bool hooks_have_tracepoints(const struct hook_state *states)
 {
 	size_t i;
 
+	/* the events themselves: the mode's fexit is on every kernel */
 	for (i = 0; i < nhooks; i++)
 		if (hooks[i].set == HOOKS_TRACEPOINT &&
+		    hooks[i].kind == HOOK_TRACEPOINT &&
 		    states[i].status == HOOK_OK)
 			return true;
 	return false;

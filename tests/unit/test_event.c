@@ -73,8 +73,17 @@ static void event_names_cover_every_code(void **state)
 		assert_string_not_equal(shm_reason_name(i), "unknown");
 	for (i = 0; i < IPCW_DESTROY_CAUSE_MAX; i++)
 		assert_string_not_equal(destroy_cause_name(i), "unknown");
+	for (i = 0; i < IPCW_SHMAT_REASON_MAX; i++)
+		assert_string_not_equal(shmat_reason_name(i), "unknown");
+	assert_string_equal(shmat_reason_name(IPCW_SHMAT_ADDR_WRAP),
+			    "addr_wrap");
+	assert_string_equal(shmat_reason_name(IPCW_SHMAT_ADDR_OVERLAP),
+			    "addr_overlap");
+	assert_string_equal(shmat_reason_name(IPCW_SHMAT_REASON_MAX),
+			    "unknown");
+	assert_string_equal(event_type_name(IPCW_SHM_ORPHAN), "shm_orphan");
 	/* the cause names the kernel's tracepoints print, every one */
-	assert_int_equal(IPCW_DESTROY_CAUSE_MAX, 7);
+	assert_int_equal(IPCW_DESTROY_CAUSE_MAX, 8);
 	assert_string_equal(destroy_cause_name(IPCW_DESTROY_RMID), "rmid");
 	assert_string_equal(destroy_cause_name(IPCW_DESTROY_LAST_DETACH),
 			    "last_detach");
@@ -88,6 +97,8 @@ static void event_names_cover_every_code(void **state)
 			    "forced_detach");
 	assert_string_equal(destroy_cause_name(IPCW_DESTROY_UNEXPLAINED),
 			    "unexplained");
+	assert_string_equal(destroy_cause_name(IPCW_DESTROY_SHMAT_FAILED),
+			    "shmat_failed");
 	assert_string_equal(destroy_cause_name(IPCW_DESTROY_CAUSE_MAX),
 			    "unknown");
 	assert_string_equal(event_type_name(IPCW_TYPE_MAX), "unknown");

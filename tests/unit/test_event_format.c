@@ -326,6 +326,123 @@ static void format_shmctl_result_of_any_record(void **state)
 	free(s);
 }
 
+/* Every shmat reason has its own text: no two say the same. */
+static void format_shmat_every_reason_told(void **state)
+{
+	char seen[IPCW_SHMAT_REASON_MAX][256], buf[256];
+	struct ipcw_shmat a = { .size = 4096, .err = EINVAL };
+	uint32_t r, q;
+
+	(void)state;
+	for (r = 0; r < IPCW_SHMAT_REASON_MAX; r++) {
+		a.reason = (uint16_t)r;
+		shmat_reason_text(&a, seen[r], sizeof(seen[r]));
+		assert_true(r == IPCW_SHMAT_OK ? seen[r][0] == '\0' :
+						  seen[r][0] != '\0');
+		for (q = 0; q < r; q++)
+			assert_string_not_equal(seen[q], seen[r]);
+	}
+	a.reason = IPCW_SHMAT_ADDR_WRAP;
+	assert_string_equal(shmat_reason_text(&a, buf, sizeof(buf)),
+			    "address + size 4 KiB wraps around");
+	a.reason = IPCW_SHMAT_REASON_MAX + 2;
+	snprintf(seen[0], sizeof(seen[0]), "unknown reason %u",
+		 IPCW_SHMAT_REASON_MAX + 2);
+	assert_string_equal(shmat_reason_text(&a, buf, sizeof(buf)), seen[0]);
+}
+
+/* The kernel's shmat event has no address: text and JSON say less. */
+static void format_shmat_without_arguments(void **state)
+{
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SHMAT;
+	e.shmat.id = 5;
+	e.shmat.size = 8192;
+	e.shmat.err = EINVAL;
+	e.shmat.reason = IPCW_SHMAT_ADDR_OVERLAP;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "REFUSED EINVAL id 5: the 8 KiB range "
+			       "overlaps a mapping (no SHM_REMAP)\n"));
+	free(s);
+	s = capture_json(&e);
+	assert_null(strstr(s, "\"raddr\""));
+	assert_null(strstr(s, "\"addr\""));
+	assert_non_null(strstr(s, "\"reason\":\"addr_overlap\","));
+	assert_non_null(strstr(s, "\"addr_wrap\":false}"));
+	free(s);
+	e.shmat.args_known = 1;
+	e.shmat.addr = 0x1000;
+	e.shmat.reason = IPCW_SHMAT_ADDR_WRAP;
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"addr\":4096,\"shmflg\":0,"
+			       "\"raddr\":0,"));
+	assert_non_null(strstr(s, "\"addr_wrap\":true}"));
+	free(s);
+}
+
+/* EAGAIN has two causes: the timeout, or IPC_NOWAIT at the re-check. */
+static void format_sem_wake_results(void **state)
+{
+	struct ipcw_sem_wake w = { .err = EAGAIN };
+	char buf[256];
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	assert_non_null(strstr(sem_wake_text(&w, buf, sizeof(buf)),
+			       "timeout, or an IPC_NOWAIT"));
+	w.timed_out_known = 1;
+	w.timed_out = 1;
+	assert_string_equal(sem_wake_text(&w, buf, sizeof(buf)),
+			    "EAGAIN: timed out");
+	w.timed_out = 0;
+	assert_non_null(strstr(sem_wake_text(&w, buf, sizeof(buf)),
+			       "IPC_NOWAIT operation could not proceed"));
+	w.err = ERANGE;
+	assert_non_null(strstr(sem_wake_text(&w, buf, sizeof(buf)),
+			       "SEMVMX"));
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SEM_WAKE;
+	e.sem_wake = w;
+	e.sem_wake.err = EAGAIN;
+	e.sem_wake.timed_out = 1;
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"errno\":\"EAGAIN\",\"timed_out\":true,"));
+	free(s);
+	e.sem_wake.timed_out_known = 0;
+	s = capture_json(&e);
+	assert_null(strstr(s, "timed_out\":"));
+	free(s);
+}
+
+static void format_shm_orphan(void **state)
+{
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SHM_ORPHAN;
+	e.shm_orphan.id = 9;
+	e.shm_orphan.key = 0x1234;
+	e.shm_orphan.size = 1 << 20;
+	e.shm_orphan.pages = 256;
+	e.shm_orphan.owner_uid = 1000;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "shm_orphan  id 9 key 0x00001234 size 1 MiB "
+			       "owner 1000 outlives its creator, 0 attached"));
+	free(s);
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"id\":9,\"key\":4660,\"size\":1048576,"
+			       "\"pages\":256,\"owner_uid\":1000,"
+			       "\"nattch\":0}"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +457,10 @@ int main(void)
 		cmocka_unit_test(format_json_sem_and_destroy),
 		cmocka_unit_test(format_time_of_any_record),
 		cmocka_unit_test(format_shmctl_result_of_any_record),
+		cmocka_unit_test(format_shmat_every_reason_told),
+		cmocka_unit_test(format_shmat_without_arguments),
+		cmocka_unit_test(format_sem_wake_results),
+		cmocka_unit_test(format_shm_orphan),
 	};
 
 	return cmocka_run_group_tests_name("event_format", tests, NULL, NULL);

@@ -11,6 +11,20 @@ echo
 echo "=== ipcwatch demo on $(uname -r) ==="
 echo "--- the ipc trace events of this patched kernel:"
 ls /sys/kernel/tracing/events/ipc
+echo "--- one pass of the workload, as the kernel prints its ipc events:"
+tracing=/sys/kernel/tracing
+echo > $tracing/trace
+echo 1 > $tracing/events/ipc/enable
+workload > /dev/null
+echo 0 > $tracing/events/ipc/enable
+grep -v '^#' $tracing/trace
+echo "--- the same pass through ipcwatch events -T:"
+ipcwatch events -T &
+sleep 2
+workload > /dev/null
+sleep 1
+kill -INT $!
+wait $!
 echo "--- ipcwatch limits:"
 ipcwatch limits | sed -n '/HAZARDS/,$p'
 workload --live &

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/sem.h>
@@ -323,6 +324,13 @@ static void expect_destroy(const char *name, unsigned long ns, int id,
 /* The namespace drive_destroys() lets go: freed from a workqueue. */
 static unsigned long torn_down_ns;
 
+/* The segment left behind by its creator with forced removal off. */
+static struct {
+	unsigned long ns;
+	int id;
+	pid_t pid;
+} orphaned;
+
 static void drive_destroys(void)
 {
 	unsigned long ns;
@@ -352,12 +360,23 @@ static void drive_destroys(void)
 	shmdt(addr);
 	expect_destroy("destroy_forced_detach", ns, id, 0, 4096, getpid(),
 		       "forced_detach");
+	/* a shmat() whose range overlaps a mapping fails, and frees it */
+	id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	addr = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (shmat(id, addr, 0) != (void *)-1)
+		exit(2);
+	munmap(addr, 4096);
+	expect_destroy("destroy_shmat_failed", ns, id, 0, 4096, getpid(),
+		       "shmat_failed");
 	id = orphan(&pid);
 	expect_destroy("destroy_orphan_exit", ns, id, 0, 3 * 4096, pid,
 		       "orphan_exit");
 
 	ns = begin();
 	id = orphan(&pid);
+	orphaned.ns = ns;
+	orphaned.id = id;
+	orphaned.pid = pid;
 	sysctl_must_set("shm_rmid_forced", 1);
 	expect_destroy("destroy_orphan_sysctl", ns, id, 0, 3 * 4096, pid,
 		       "orphan_sysctl");
@@ -537,13 +556,23 @@ static void check_shmat(const struct ipcwatch_run *r)
 	tap_is(count_events(r, "shmat", "ipcns", shmat_ns), 2,
 	       "%s.shmat_two_events", mode);
 	tap_is(jint(ok, "id"), shmat_id, "%s.shmat_ok.id", mode);
-	tap_is_u(juint(ok, "raddr"), (unsigned long)attached,
-		 "%s.shmat_ok.raddr", mode);
 	tap_is(jint(ok, "size"), 2 * page_size, "%s.shmat_ok.size", mode);
 	tap_is(jint(ok, "addr_wrap"), 0, "%s.shmat_ok.addr_wrap", mode);
+	tap_ok(!strcmp(jstr(ok, "reason"), "ok"), "%s.shmat_ok.reason", mode);
 	tap_is(jint(wrap, "addr_wrap"), 1, "%s.shmat_wrap.addr_wrap", mode);
+	tap_ok(!strcmp(jstr(wrap, "reason"), "addr_wrap"),
+	       "%s.shmat_wrap.reason", mode);
 	tap_is(jint(wrap, "size"), 2 * page_size, "%s.shmat_wrap.size", mode);
-	tap_is(jint(wrap, "raddr"), 0, "%s.shmat_wrap.raddr", mode);
+	if (!strcmp(mode, "tracepoint")) {
+		/* the kernel's event leaves the addresses to the syscall */
+		tap_ok(!json_object_object_get_ex(ok, "raddr", NULL) &&
+		       !json_object_object_get_ex(wrap, "addr", NULL),
+		       "%s.shmat_no_syscall_fields", mode);
+	} else {
+		tap_is_u(juint(ok, "raddr"), (unsigned long)attached,
+			 "%s.shmat_ok.raddr", mode);
+		tap_is(jint(wrap, "raddr"), 0, "%s.shmat_wrap.raddr", mode);
+	}
 
 	att = find(r, "shm_attach", 0, "ipcns", (long long)shmat_ns, NULL);
 	det = find(r, "shm_detach", 0, "ipcns", (long long)shmat_ns, NULL);
@@ -575,6 +604,24 @@ static void check_destroys(const struct ipcwatch_run *r)
 		tap_is(jint(ev, "size"), x->size, "%s.%s.size", mode, x->name);
 		tap_is(jint(ev, "key"), x->key, "%s.%s.key", mode, x->name);
 	}
+}
+
+/* The segment outlived its creator: tracepoint mode says so. */
+static void check_orphan(const struct ipcwatch_run *r)
+{
+	json_object *ev = find(r, "shm_orphan", 0, "ipcns",
+			       (long long)orphaned.ns, "id",
+			       (long long)orphaned.id, NULL);
+
+	if (strcmp(mode, "tracepoint")) {
+		tap_ok(!find(r, "shm_orphan", 0, NULL),
+		       "%s.no_orphan_events_without_tracepoints", mode);
+		return;
+	}
+	tap_ok(ev != NULL, "%s.shm_orphan.reported", mode);
+	tap_is(jint(ev, "pid"), orphaned.pid, "%s.shm_orphan.pid", mode);
+	tap_is(jint(ev, "size"), 3 * 4096, "%s.shm_orphan.size", mode);
+	tap_is(jint(ev, "nattch"), 0, "%s.shm_orphan.nattch", mode);
 }
 
 static void check_shmctl(const struct ipcwatch_run *r)
@@ -618,6 +665,14 @@ static void check_sems(const struct ipcwatch_run *r)
 		tap_is(count_events(r, "sem_wake", "pid", x->pid), 1,
 		       "%s.%s.one_wake", mode, x->name);
 		tap_is(jint(w, "err"), x->err, "%s.%s.wake_err", mode, x->name);
+		/* only the kernel's sem_wake can tell a timeout from IPC_NOWAIT */
+		if (!strcmp(mode, "tracepoint"))
+			tap_is(jint(w, "timed_out"),
+			       x->timeout && x->err == EAGAIN,
+			       "%s.%s.timed_out", mode, x->name);
+		else
+			tap_ok(!json_object_object_get_ex(w, "timed_out", NULL),
+			       "%s.%s.timed_out_unknown", mode, x->name);
 		if (!tap_ok(jint(w, "slept_ns") > 0, "%s.%s.slept_ns", mode,
 			    x->name))
 			tap_diag("  %s", json_object_to_json_string(w));
@@ -638,7 +693,7 @@ static void reset_expectations(void)
 static void check_unavailable(const struct ipcwatch_run *r)
 {
 	json_object *u = find(r, "unavailable", 0, NULL), *list, *item;
-	bool attach = false, detach = false;
+	bool attach = false, detach = false, orphan = false;
 	size_t i;
 
 	if (!strcmp(mode, "tracepoint")) {
@@ -654,9 +709,11 @@ static void check_unavailable(const struct ipcwatch_run *r)
 			item = json_object_array_get_idx(list, i);
 			attach |= !strcmp(jstr(item, "what"), "shm_attach");
 			detach |= !strcmp(jstr(item, "what"), "shm_detach");
+			orphan |= !strcmp(jstr(item, "what"), "shm_orphan");
 		}
 	tap_ok(attach && detach, "%s.unavailable_names_attach_counts", mode);
-	tap_ok(list && json_object_array_length(list) == 2,
+	tap_ok(orphan, "%s.unavailable_names_orphans", mode);
+	tap_ok(list && json_object_array_length(list) == 3,
 	       "%s.unavailable_nothing_else", mode);
 	tap_ok(strstr(r->err, "unavailable on this kernel: shm_attach") != NULL,
 	       "%s.unavailable_line_on_stderr", mode);
@@ -710,6 +767,7 @@ static void test_mode(const char *m)
 	check_creates(&r);
 	check_shmat(&r);
 	check_destroys(&r);
+	check_orphan(&r);
 	check_shmctl(&r);
 	check_sems(&r);
 	ipcwatch_free(&r);

@@ -11,7 +11,7 @@
 /* Event names of the ipc system, to pick our lines out of the buffer */
 static const char *const ipc_events[] = {
 	"shm_create", "shmat", "shm_attach", "shm_detach", "shm_destroy",
-	"shmctl", "sem_block", "sem_wake",
+	"shm_orphan", "sem_block", "sem_wake",
 };
 
 static void write_file(const char *path, const char *text, int flags)
