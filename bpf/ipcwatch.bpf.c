@@ -25,6 +25,7 @@
 #include "ipc_trace.h"
 #include "ipcwatch.h"
 
+#define ENOMEM		12
 #define EINVAL		22
 #define ENOSPC		28
 #define IPC_64		0x0100
@@ -133,20 +134,12 @@ static __always_inline bool wanted(__u32 ipcns, bool failed)
 	return true;
 }
 
-/* Reserve and fill the common part, or count the loss. */
-static __always_inline struct ipcw_event *event_start(__u32 type, __u32 ipcns,
-						       bool failed)
+/* The common part of a record, the body zeroed. */
+static __always_inline void event_header(struct ipcw_event *e, __u32 type,
+					 __u32 ipcns)
 {
-	struct ipcw_event *e;
 	__u64 pid_tgid, uid_gid;
 
-	if (!wanted(ipcns, failed))
-		return NULL;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
-		return NULL;
-	}
 	pid_tgid = bpf_get_current_pid_tgid();
 	uid_gid = bpf_get_current_uid_gid();
 	e->ts_ns = bpf_ktime_get_ns();
@@ -160,6 +153,22 @@ static __always_inline struct ipcw_event *event_start(__u32 type, __u32 ipcns,
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	__builtin_memset((void *)e + IPCW_BODY_OFFSET, 0,
 			 sizeof(*e) - IPCW_BODY_OFFSET);
+}
+
+/* Reserve and fill the common part, or count the loss. */
+static __always_inline struct ipcw_event *event_start(__u32 type, __u32 ipcns,
+						       bool failed)
+{
+	struct ipcw_event *e;
+
+	if (!wanted(ipcns, failed))
+		return NULL;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return NULL;
+	}
+	event_header(e, type, ipcns);
 	return e;
 }
 
@@ -640,25 +649,37 @@ static __always_inline __u32 newseg_reason(const struct shm_limits *lim,
 {
 	__u64 pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
+	/*
+	 * The limits were read on entry, newseg() read them again: a
+	 * racing sysctl write shows as a reason whose errno is not the one
+	 * returned, which is then left unexplained rather than guessed.
+	 */
 	if (ret >= 0)
 		return IPCW_CREATE_OK;
 	if (size < 1)
-		return IPCW_CREATE_TOO_SMALL;
+		return ret == -EINVAL ? IPCW_CREATE_TOO_SMALL :
+					IPCW_CREATE_UNEXPLAINED;
 	if (size > lim->shmmax)
-		return IPCW_CREATE_OVER_SHMMAX;
+		return ret == -EINVAL ? IPCW_CREATE_OVER_SHMMAX :
+					IPCW_CREATE_UNEXPLAINED;
 	if (pages << PAGE_SHIFT < size)
-		return IPCW_CREATE_PAGE_OVERFLOW;
+		return ret == -ENOSPC ? IPCW_CREATE_PAGE_OVERFLOW :
+					IPCW_CREATE_UNEXPLAINED;
 	if (shm_tot + pages < shm_tot)
-		return IPCW_CREATE_TOTAL_WRAP;
+		return ret == -ENOSPC ? IPCW_CREATE_TOTAL_WRAP :
+					IPCW_CREATE_UNEXPLAINED;
 	if (shm_tot + pages > lim->shmall)
-		return IPCW_CREATE_OVER_SHMALL;
+		return ret == -ENOSPC ? IPCW_CREATE_OVER_SHMALL :
+					IPCW_CREATE_UNEXPLAINED;
 	/* past the limit checks, only the stage hooks can tell */
 	if (!(details & DETAIL_CREATE_STAGE) ||
 	    ((shmflg & SHM_HUGETLB) && !(details & DETAIL_CREATE_HUGETLB)))
 		return IPCW_CREATE_UNEXPLAINED;
 	switch (stage) {
 	case NEWSEG_ALLOC:
-		return IPCW_CREATE_NOMEM;
+		/* or a limit check that passed here and failed in newseg() */
+		return ret == -ENOMEM ? IPCW_CREATE_NOMEM :
+					IPCW_CREATE_UNEXPLAINED;
 	case NEWSEG_LSM_DENIED:
 		return IPCW_CREATE_LSM_DENIED;
 	case NEWSEG_SECURED:
@@ -781,6 +802,47 @@ struct {
 	__type(value, struct shmat_call);
 } shmat_calls SEC(".maps");
 
+/*
+ * fentry mode: a destruction inside do_shmat() of the segment it
+ * attaches, held until its exit tells whether the shmat() failed
+ * (shmat_failed) or another thread unmapped the new mapping before it
+ * returned (a detach cause). fexit always runs; kprobe mode, where a
+ * kretprobe can be missed, does not hold and says shmat_failed.
+ */
+struct held_destroy {
+	struct ipcw_event e;
+	__u32 cause_if_ok;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct held_destroy);
+} held_destroys SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct held_destroy);
+} held_scratch SEC(".maps");
+
+static __always_inline void release_held_destroy(long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct held_destroy *h = bpf_map_lookup_elem(&held_destroys, &pid_tgid);
+
+	if (!h)
+		return;
+	h->e.shm_destroy.cause = ret ? IPCW_DESTROY_SHMAT_FAILED :
+				       h->cause_if_ok;
+	if (bpf_ringbuf_output(&events, &h->e, sizeof(h->e), 0))
+		count_lost();
+	bpf_map_delete_elem(&held_destroys, &pid_tgid);
+}
+
 static __always_inline void on_do_shmat_enter(int shmid)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -811,8 +873,10 @@ static __always_inline void on_obtain_object_exit(struct kern_ipc_perm *ret)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct shmat_call *call = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
 
+	/* what do_shmat() maps: the file's size (huge page rounded) */
 	if (call && !IS_ERR_VALUE(ret))
-		call->size = BPF_CORE_READ(to_shmid_kernel(ret), shm_segsz);
+		call->size = BPF_CORE_READ(to_shmid_kernel(ret), shm_file,
+					   f_inode, i_size);
 }
 
 SEC("fexit/ipc_obtain_object_check")
@@ -839,6 +903,8 @@ static __always_inline void on_do_shmat_exit(int shmid, unsigned long addr,
 	struct ipcw_event *e;
 	__u64 size;
 
+	/* the kernel reports a destruction first, then the shmat */
+	release_held_destroy(ret);
 	if (!call)
 		return;
 	size = call->size;
@@ -1028,13 +1094,16 @@ DESTROY_CONTEXT(exit_shm, CTX_ORPHAN_EXIT)
 DESTROY_CONTEXT(shm_destroy_orphaned, CTX_ORPHAN_SYSCTL)
 DESTROY_CONTEXT(shm_exit_ns, CTX_NS_EXIT)
 
+/* @hold: fentry mode, where do_shmat()'s exit tells the cause */
 static __always_inline void on_shm_destroy(struct ipc_namespace *ns,
-					   struct shmid_kernel *shp)
+					   struct shmid_kernel *shp, bool hold)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 *bitsp = bpf_map_lookup_elem(&destroy_ctx, &pid_tgid);
-	__u32 bits = bitsp ? *bitsp : 0, cause;
+	__u32 bits = bitsp ? *bitsp : 0, cause, zero = 0;
 	struct shmat_call *shmat = bpf_map_lookup_elem(&shmat_calls, &pid_tgid);
+	bool in_shmat = false;
+	struct held_destroy *h;
 	struct ipcw_event *e;
 
 	if (bits & CTX_NS_EXIT)
@@ -1047,17 +1116,33 @@ static __always_inline void on_shm_destroy(struct ipc_namespace *ns,
 		cause = IPCW_DESTROY_RMID;
 	else if (!(details & DETAIL_DESTROY_CAUSE))
 		cause = IPCW_DESTROY_UNEXPLAINED;	/* no context to tell */
-	/*
-	 * do_shmat() freeing the segment it attaches: its mmap failed and
-	 * it dropped the temporary count (or, rarely, another thread
-	 * unmapped the new mapping before shmat() returned)
-	 */
-	else if (shmat && shmat->id == BPF_CORE_READ(shp, shm_perm.id))
-		cause = IPCW_DESTROY_SHMAT_FAILED;
 	else if (BPF_CORE_READ(shp, shm_perm.mode) & SHM_DEST)
 		cause = IPCW_DESTROY_LAST_DETACH;
 	else
 		cause = IPCW_DESTROY_FORCED_DETACH;
+	/*
+	 * do_shmat() freeing the segment it attaches, as it drops its
+	 * temporary count: its mmap failed, or another thread unmapped the
+	 * new mapping before shmat() returned
+	 */
+	if (cause == IPCW_DESTROY_LAST_DETACH ||
+	    cause == IPCW_DESTROY_FORCED_DETACH)
+		in_shmat = shmat && shmat->id == BPF_CORE_READ(shp, shm_perm.id);
+	if (in_shmat && hold) {
+		h = bpf_map_lookup_elem(&held_scratch, &zero);
+		if (!h || !wanted(ns_inum(ns), false))
+			return;
+		event_header(&h->e, IPCW_SHM_DESTROY, ns_inum(ns));
+		fill_destroy(&h->e, &shp->shm_perm,
+			     BPF_CORE_READ(shp, shm_segsz),
+			     BPF_CORE_READ(shp, shm_cprid, numbers[0].nr),
+			     BPF_CORE_READ(shp, shm_ctim), cause);
+		h->cause_if_ok = cause;
+		keep(&held_destroys, &pid_tgid, h);
+		return;
+	}
+	if (in_shmat)
+		cause = IPCW_DESTROY_SHMAT_FAILED;	/* the likely one */
 
 	e = event_start(IPCW_SHM_DESTROY, ns_inum(ns), false);
 	if (!e)
@@ -1072,7 +1157,7 @@ SEC("fentry/shm_destroy")
 int BPF_PROG(fe_shm_destroy, struct ipc_namespace *ns,
 	     struct shmid_kernel *shp)
 {
-	on_shm_destroy(ns, shp);
+	on_shm_destroy(ns, shp, true);
 	return 0;
 }
 
@@ -1080,7 +1165,7 @@ SEC("kprobe/shm_destroy")
 int BPF_KPROBE(kp_shm_destroy, struct ipc_namespace *ns,
 	       struct shmid_kernel *shp)
 {
-	on_shm_destroy(ns, shp);
+	on_shm_destroy(ns, shp, false);
 	return 0;
 }
 

@@ -7,7 +7,8 @@
  * ipc_shm_create_reason and the others of the kernel-patches/ series'
  * include/trace/events/ipc.h) carry no ABI promise on their values: the
  * tracepoint programs map them by name, with CO-RE enum relocations.
- * Append only, so that a record keeps its meaning across versions.
+ * The values of the codes are append only; the layout of the record may
+ * change, since the BPF object and the decoder ship in one binary.
  */
 #ifndef IPCWATCH_H
 #define IPCWATCH_H

@@ -130,9 +130,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	options, parse_opt, NULL,
 	"Show System V shared memory and semaphore events as they happen:\n"
-	"segments created against the limits in force, every refused shmget()\n"
-	"with its reason in words, attach, detach, destruction and its cause,\n"
-	"shmctl() calls, and tasks sleeping on semaphores.",
+	"segments created against the limits in force, shmget() and shmat()\n"
+	"refusals with the kernel's reason in words, attach, detach,\n"
+	"destruction and its cause, orphaned segments, shmctl() calls, and\n"
+	"tasks sleeping on semaphores.",
 	NULL, NULL, NULL,
 };
 

@@ -62,8 +62,9 @@ static int choose_mode(enum ipcw_mode want, const struct hook_state *st,
 	case IPCW_MODE_TRACEPOINT:
 		if (tp)
 			return IPCW_MODE_TRACEPOINT;
-		snprintf(err, errlen, "--mode=tracepoint: this kernel has no ipc "
-			 "tracepoints (see kernel-patches/); try --mode=fentry");
+		snprintf(err, errlen, "--mode=tracepoint: this kernel lacks the "
+			 "ipc tracepoints of kernel-patches/ (or has another "
+			 "version of them); try --mode=fentry");
 		return -EOPNOTSUPP;
 	case IPCW_MODE_FENTRY:
 		if (fentry)

@@ -73,7 +73,13 @@ int event_decode(const void *data, size_t size, struct ipcw_event *out)
 	if (e->type == IPCW_SHM_DESTROY &&
 	    e->shm_destroy.cause >= IPCW_DESTROY_CAUSE_MAX)
 		return -EINVAL;
-	if (e->type == IPCW_SHMAT && e->shmat.reason >= IPCW_SHMAT_REASON_MAX)
+	if (e->type == IPCW_SHMAT && (e->shmat.reason >= IPCW_SHMAT_REASON_MAX ||
+				      e->shmat.args_known > 1))
+		return -EINVAL;
+	/* a timeout is only told with a hook that can tell it */
+	if (e->type == IPCW_SEM_WAKE &&
+	    (e->sem_wake.timed_out_known > 1 ||
+	     e->sem_wake.timed_out > e->sem_wake.timed_out_known))
 		return -EINVAL;
 	memcpy(out, e, sizeof(*out));
 	out->comm[IPCW_COMM_LEN - 1] = '\0';

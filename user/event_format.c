@@ -347,8 +347,8 @@ void event_print_text(FILE *out, const struct ipcw_event *e,
 		const struct ipcw_shm_orphan *o = &e->shm_orphan;
 
 		fprintf(out, "id %d key 0x%08x size %s owner %u outlives its "
-			"creator, %llu attached: only IPC_RMID or "
-			"kernel.shm_rmid_forced frees it\n",
+			"creator, %llu attached: freed only by IPC_RMID, "
+			"kernel.shm_rmid_forced or its namespace's end\n",
 			o->id, (unsigned int)o->key,
 			fmt_bytes(a, sizeof(a), o->size), o->owner_uid,
 			(unsigned long long)o->nattch);

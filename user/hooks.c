@@ -301,7 +301,9 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 		/*
 		 * A program reads its first nargs arguments; a fexit or
 		 * LSM one reads the return value after all of them, so
-		 * there the count must be exact. A kprobe is checked
+		 * there the count must be exact. So must an ipc event's:
+		 * its prototype is its only version mark, and another
+		 * version of the series may order the same count otherwise. A kprobe is checked
 		 * against BTF too when there is one: a function in
 		 * kallsyms that BTF lacks is one pahole dropped (two
 		 * prototypes for one name), whose registers nobody knows.
@@ -309,7 +311,8 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 		if (n < 0) {
 			if (!is_kprobe(h) || btf)
 				s->status = HOOK_MISSING;
-		} else if (h->kind == HOOK_FEXIT || h->kind == HOOK_LSM ?
+		} else if (h->kind == HOOK_FEXIT || h->kind == HOOK_LSM ||
+			   h->kind == HOOK_TRACEPOINT ?
 			   n != h->nargs : n < h->nargs) {
 			s->status = HOOK_PROTOTYPE;
 			s->nargs = n;
@@ -334,15 +337,23 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 
 bool hooks_have_tracepoints(const struct hook_state *states)
 {
+	bool any = false;
 	size_t i;
 
-	/* the events themselves: the mode's fexit is on every kernel */
-	for (i = 0; i < nhooks; i++)
-		if (hooks[i].set == HOOKS_TRACEPOINT &&
-		    hooks[i].kind == HOOK_TRACEPOINT &&
-		    states[i].status == HOOK_OK)
-			return true;
-	return false;
+	/*
+	 * the events themselves (the mode's fexit is on every kernel), all
+	 * of them: a kernel with some, or others, has another version of
+	 * the series, which ipcwatch does not read
+	 */
+	for (i = 0; i < nhooks; i++) {
+		if (hooks[i].set != HOOKS_TRACEPOINT ||
+		    hooks[i].kind != HOOK_TRACEPOINT)
+			continue;
+		if (states[i].status != HOOK_OK)
+			return false;
+		any = true;
+	}
+	return any;
 }
 
 bool hook_in_mode(const struct hook *h, enum ipcw_mode mode)

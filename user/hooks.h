@@ -90,7 +90,10 @@ const struct hook *hook_by_prog(const char *prog);
 void hooks_probe(const struct btf *btf, const char *kallsyms,
 		 struct hook_state *states);
 
-/* Whether the hooks of tracepoint mode exist at all (any event). */
+/*
+ * Whether the kernel has the ipc tracepoints of kernel-patches/, every
+ * one with the prototype ipcwatch was written for.
+ */
 bool hooks_have_tracepoints(const struct hook_state *states);
 
 /* Events the collector's @mode can deliver with these hook states. */

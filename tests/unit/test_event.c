@@ -50,6 +50,24 @@ static void event_decode_rejects_bad_codes(void **state)
 	in.type = IPCW_SHM_DESTROY;
 	in.shm_destroy.cause = IPCW_DESTROY_CAUSE_MAX;
 	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+
+	memset(&in, 0, sizeof(in));
+	in.type = IPCW_SHMAT;
+	in.shmat.reason = IPCW_SHMAT_REASON_MAX;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.shmat.reason = IPCW_SHMAT_ADDR_WRAP;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.shmat.args_known = 2;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+
+	memset(&in, 0, sizeof(in));
+	in.type = IPCW_SEM_WAKE;
+	in.sem_wake.timed_out = 1;	/* told by a hook that cannot tell */
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_wake.timed_out_known = 1;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.sem_wake.timed_out_known = 3;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
 }
 
 static void event_decode_terminates_comm(void **state)

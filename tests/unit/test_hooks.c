@@ -127,9 +127,11 @@ static void make_kernel(struct fake_kernel *k, const struct kernel_spec *spec)
 			if (spec->no_tracepoints &&
 			    hooks[i].set == HOOKS_TRACEPOINT)
 				continue;
+			n = hooks[i].nargs + 1;
+			if (is_target(name, spec->reshaped))
+				n += spec->nargs_delta;
 			/* void (*)(void *__data, TP_PROTO) */
-			proto = btf__add_ptr(k->btf, add_proto(k->btf, 0,
-							       hooks[i].nargs + 1));
+			proto = btf__add_ptr(k->btf, add_proto(k->btf, 0, n));
 			snprintf(td, sizeof(td), "btf_trace_%s", name);
 			assert_true(btf__add_typedef(k->btf, td, proto) > 0);
 			continue;
@@ -328,6 +330,27 @@ static void hooks_too_few_parameters(void **state)
 	free_kernel(&k);
 }
 
+/*
+ * Another version of the series: v1's shmat event had 8 parameters, in
+ * another order. A tracepoint is used only with its exact prototype,
+ * and auto mode takes the tracepoints only when all of them are as
+ * ipcwatch knows them.
+ */
+static void hooks_other_series_version(void **state)
+{
+	struct fake_kernel k;
+
+	(void)state;
+	make_kernel(&k, &(struct kernel_spec){ .reshaped = "shmat",
+					       .nargs_delta = 3 });
+	assert_int_equal(state_of(&k, "tp_shmat")->status, HOOK_PROTOTYPE);
+	assert_int_equal(state_of(&k, "tp_shm_create")->status, HOOK_OK);
+	assert_false(hooks_have_tracepoints(k.st));
+	assert_false(hooks_events(IPCW_MODE_TRACEPOINT, k.st) &
+		     EV(IPCW_SHMAT));
+	free_kernel(&k);
+}
+
 /* In BTF but not in kallsyms: inlined, or only a .isra copy exists. */
 static void hooks_inlined_function(void **state)
 {
@@ -473,6 +496,7 @@ int main(void)
 		cmocka_unit_test(hooks_shmctl_pair),
 		cmocka_unit_test(hooks_inlined_function),
 		cmocka_unit_test(hooks_stock_kernel_has_no_tracepoints),
+		cmocka_unit_test(hooks_other_series_version),
 		cmocka_unit_test(hooks_kprobes_without_btf),
 		cmocka_unit_test(hooks_match_the_bpf_objects),
 	};
