@@ -47,8 +47,10 @@ int limit_rows(const struct ipc_limits *l, const struct ipc_usage *u,
 	    l->semmni, false);
 	row(&rows[3], "semaphores", "kernel.sem semmns", u->sems, l->semmns,
 	    false);
+	row(&rows[4], "msg_queues", "kernel.msgmni", u->msg_queues,
+	    l->msgmni, false);
 	/* memory in segments against the machine, when known */
-	row(&rows[4], "shm_memory", "MemTotal",
+	row(&rows[5], "shm_memory", "MemTotal",
 	    (unsigned __int128)u->shm_tot * l->page_size, l->mem_total, true);
 	return l->mem_total ? LIMIT_ROWS : LIMIT_ROWS - 1;
 }

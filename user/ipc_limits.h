@@ -17,6 +17,7 @@ struct ipc_limits {
 	uint64_t shmmni;
 	uint64_t shm_rmid_forced;
 	uint64_t semmsl, semmns, semopm, semmni;
+	uint64_t msgmax, msgmnb, msgmni;	/* bytes, bytes, queues */
 	uint64_t page_size;
 	uint64_t mem_total;	/* bytes, 0 if unknown */
 };
@@ -26,6 +27,9 @@ struct ipc_usage {
 	uint64_t shm_tot;	/* pages */
 	uint64_t sem_sets;
 	uint64_t sems;
+	uint64_t msg_queues;
+	uint64_t msg_messages;	/* queued in all queues */
+	uint64_t msg_bytes;	/* their text */
 };
 
 /* One row of `ipcwatch limits`: a use against its limit. */
@@ -38,9 +42,12 @@ struct limit_row {
 	double fraction;	/* used / limit; 1 when limit is 0 and used */
 };
 
-#define LIMIT_ROWS 5
+#define LIMIT_ROWS 6
 
-/* Fill rows for segments, shm_tot (bytes), semaphore sets, semaphores. */
+/*
+ * Fill rows for segments, shm_tot (bytes), semaphore sets, semaphores,
+ * message queues and, when MemTotal is known, shm memory: how many.
+ */
 int limit_rows(const struct ipc_limits *l, const struct ipc_usage *u,
 	       struct limit_row rows[LIMIT_ROWS]);
 

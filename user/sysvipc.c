@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <unistd.h>
@@ -80,7 +81,13 @@ int read_ipc_limits(struct ipc_limits *l, char *err, size_t errlen)
 				errlen)) ||
 	    (ret = read_numbers("sys/kernel/shm_rmid_forced",
 				&l->shm_rmid_forced, 1, err, errlen)) ||
-	    (ret = read_numbers("sys/kernel/sem", sem, 4, err, errlen)))
+	    (ret = read_numbers("sys/kernel/sem", sem, 4, err, errlen)) ||
+	    (ret = read_numbers("sys/kernel/msgmax", &l->msgmax, 1, err,
+				errlen)) ||
+	    (ret = read_numbers("sys/kernel/msgmnb", &l->msgmnb, 1, err,
+				errlen)) ||
+	    (ret = read_numbers("sys/kernel/msgmni", &l->msgmni, 1, err,
+				errlen)))
 		return ret;
 	l->semmsl = sem[0];
 	l->semmns = sem[1];
@@ -95,6 +102,7 @@ int read_ipc_usage(struct ipc_usage *u, char *err, size_t errlen)
 {
 	struct shm_info shm;
 	struct seminfo sem;
+	struct msginfo msg;
 
 	memset(u, 0, sizeof(*u));
 	if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) < 0) {
@@ -109,11 +117,22 @@ int read_ipc_usage(struct ipc_usage *u, char *err, size_t errlen)
 		snprintf(err, errlen, "semctl(SEM_INFO): %s", strerror(e));
 		return -e;
 	}
+	if (msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "msgctl(MSG_INFO): %s", strerror(e));
+		return -e;
+	}
 	u->segments = shm.used_ids;
 	u->shm_tot = shm.shm_tot;
 	/* SEM_INFO: semusz holds the sets in use, semaem the semaphores */
 	u->sem_sets = sem.semusz;
 	u->sems = sem.semaem;
+	/* MSG_INFO: msgpool holds the queues, msgmap the messages, msgtql
+	 * their bytes */
+	u->msg_queues = (unsigned int)msg.msgpool;
+	u->msg_messages = (unsigned int)msg.msgmap;
+	u->msg_bytes = (unsigned int)msg.msgtql;
 	return 0;
 }
 
@@ -163,6 +182,7 @@ int parse_shm_table(FILE *f, const char *name, struct shm_row **rows,
 	if (ret)
 		return ret;
 	while (fgets(line, sizeof(line), f)) {
+		memset(&r, 0, sizeof(r));	/* padding too: rows are sent whole */
 		if (sscanf(line,
 			   "%d %d %o %" SCNu64 " %d %d %" SCNu64 " %" SCNu32
 			   " %" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNd64
@@ -283,6 +303,53 @@ int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen)
 	for (i = 0; i < *n; i++)
 		read_sem_values(&(*rows)[i]);
 	return 0;
+}
+
+int parse_msg_table(FILE *f, const char *name, struct msg_row **rows,
+		    size_t *n, char *err, size_t errlen)
+{
+	struct msg_row r, *out = NULL, *bigger;
+	size_t cap = 0, count = 0;
+	char line[512];
+	int ret = skip_header(f, name, err, errlen);
+
+	if (ret)
+		return ret;
+	while (fgets(line, sizeof(line), f)) {
+		memset(&r, 0, sizeof(r));
+		if (sscanf(line,
+			   "%d %d %o %" SCNu64 " %" SCNu64 " %d %d %" SCNu32
+			   " %" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNd64
+			   " %" SCNd64 " %" SCNd64,
+			   &r.key, &r.id, &r.mode, &r.cbytes, &r.qnum,
+			   &r.lspid, &r.lrpid, &r.uid, &r.gid, &r.cuid,
+			   &r.cgid, &r.stime, &r.rtime, &r.ctime) != 14)
+			continue;
+		bigger = grow(out, &cap, count, sizeof(*out));
+		if (!bigger) {
+			free(out);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		out = bigger;
+		out[count++] = r;
+	}
+	*rows = out;
+	*n = count;
+	return 0;
+}
+
+int read_msg_rows(struct msg_row **rows, size_t *n, char *err, size_t errlen)
+{
+	char path[256];
+	FILE *f;
+	int ret = open_table("msg", path, sizeof(path), &f, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = parse_msg_table(f, path, rows, n, err, errlen);
+	fclose(f);
+	return ret;
 }
 
 void free_sem_rows(struct sem_row *rows, size_t n)

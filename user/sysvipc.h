@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading System V IPC state from the kernel, for the caller's IPC
- * namespace: limits from /proc/sys/kernel, use from shmctl(SHM_INFO)
- * and semctl(SEM_INFO). The one reader of that state in ipcwatch.
+ * namespace: limits from /proc/sys/kernel, use from shmctl(SHM_INFO),
+ * semctl(SEM_INFO) and msgctl(MSG_INFO). The one reader of that state
+ * in ipcwatch; ipcns.c runs it inside other namespaces.
  */
 #ifndef IPCWATCH_SYSVIPC_H
 #define IPCWATCH_SYSVIPC_H
@@ -46,9 +47,22 @@ struct sem_row {
 	int *val, *ncnt, *zcnt, *pid;	/* nsems each, NULL if unknown */
 };
 
-/* Whole tables; free with free_*_rows(). */
+/* A row of /proc/sysvipc/msg. */
+struct msg_row {
+	int key;
+	int id;
+	unsigned int mode;
+	uint64_t cbytes;	/* bytes queued */
+	uint64_t qnum;		/* messages queued */
+	int lspid, lrpid;	/* last sender, receiver */
+	uint32_t uid, gid, cuid, cgid;
+	int64_t stime, rtime, ctime;
+};
+
+/* Whole tables; free with free() or free_sem_rows(). */
 int read_shm_rows(struct shm_row **rows, size_t *n, char *err, size_t errlen);
 int read_sem_rows(struct sem_row **rows, size_t *n, char *err, size_t errlen);
+int read_msg_rows(struct msg_row **rows, size_t *n, char *err, size_t errlen);
 void free_sem_rows(struct sem_row *rows, size_t n);
 
 /*
@@ -60,6 +74,8 @@ void free_sem_rows(struct sem_row *rows, size_t n);
 int parse_shm_table(FILE *f, const char *name, struct shm_row **rows,
 		    size_t *n, char *err, size_t errlen);
 int parse_sem_table(FILE *f, const char *name, struct sem_row **rows,
+		    size_t *n, char *err, size_t errlen);
+int parse_msg_table(FILE *f, const char *name, struct msg_row **rows,
 		    size_t *n, char *err, size_t errlen);
 /* Up to @n unsigned numbers, as /proc/sys/kernel prints them: how many. */
 int parse_numbers(FILE *f, uint64_t *v, int n);

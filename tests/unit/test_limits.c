@@ -13,6 +13,7 @@ static struct ipc_limits defaults(void)
 		.shmmni = 4096,
 		.semmsl = 32000, .semmns = 1024000000, .semopm = 500,
 		.semmni = 32000,
+		.msgmax = 8192, .msgmnb = 16384, .msgmni = 32000,
 		.page_size = 4096,
 		.mem_total = 2ULL << 30,
 	};
@@ -67,23 +68,26 @@ static void limits_rows_against_limits(void **state)
 {
 	struct ipc_limits l = defaults();
 	struct ipc_usage u = { .segments = 1024, .shm_tot = 262144,
-			       .sem_sets = 16000, .sems = 10 };
+			       .sem_sets = 16000, .sems = 10,
+			       .msg_queues = 8000 };
 	struct limit_row rows[LIMIT_ROWS];
 	int n;
 
 	(void)state;
 	n = limit_rows(&l, &u, rows);
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6);
 	assert_string_equal(rows[0].name, "segments");
 	assert_float_equal(rows[0].fraction, 0.25, 1e-12);
 	assert_string_equal(rows[1].name, "shm_tot");
 	assert_true(rows[1].used == 1ULL << 30);
 	assert_true(rows[1].bytes);
 	assert_float_equal(rows[2].fraction, 0.5, 1e-12);
-	assert_string_equal(rows[4].name, "shm_memory");
-	assert_float_equal(rows[4].fraction, 0.5, 1e-12);
+	assert_string_equal(rows[4].name, "msg_queues");
+	assert_float_equal(rows[4].fraction, 0.25, 1e-12);
+	assert_string_equal(rows[5].name, "shm_memory");
+	assert_float_equal(rows[5].fraction, 0.5, 1e-12);
 	l.mem_total = 0;
-	assert_int_equal(limit_rows(&l, &u, rows), 4);
+	assert_int_equal(limit_rows(&l, &u, rows), 5);
 }
 
 static void limits_hazards_at_kernel_defaults(void **state)

@@ -127,6 +127,30 @@ static void sysvipc_command_with_a_newline(void **state)
 	sysvipc_proc_root = "/proc";
 }
 
+static void sysvipc_msg_table_of_the_fixture(void **state)
+{
+	FILE *f = fixture("proc/sysvipc/msg");
+	struct msg_row *msg;
+	char err[256];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(parse_msg_table(f, "msg", &msg, &n, err, sizeof(err)),
+			 0);
+	fclose(f);
+	assert_int_equal(n, 2);
+	assert_int_equal(msg[0].id, 0);
+	assert_int_equal(msg[0].mode, 0644);
+	assert_int_equal(msg[0].cbytes, 12);
+	assert_int_equal(msg[0].qnum, 2);
+	assert_int_equal(msg[0].lspid, 4242);
+	assert_int_equal(msg[0].uid, 1000);
+	assert_int_equal(msg[0].stime, 1796280010);
+	assert_int_equal(msg[1].key, 305419);
+	assert_int_equal(msg[1].ctime, 1796280005);
+	free(msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +158,7 @@ int main(void)
 		cmocka_unit_test(sysvipc_empty_table_is_an_error),
 		cmocka_unit_test(sysvipc_pid_stat_lines),
 		cmocka_unit_test(sysvipc_command_with_a_newline),
+		cmocka_unit_test(sysvipc_msg_table_of_the_fixture),
 	};
 
 	return cmocka_run_group_tests_name("sysvipc", tests, NULL, NULL);
