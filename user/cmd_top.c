@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ipcwatch top: a live view of every segment and semaphore of this IPC
- * namespace against the limits. The collector is attached before the
+ * namespace (with -A, of every IPC namespace on the host) against the
+ * limits. The collector is attached before the
  * snapshot is read, so no change slips between them; events keep the
  * state current and periodic resyncs correct (and count) any drift.
  */
@@ -24,12 +25,14 @@
 #include "json_writer.h"
 #include "state.h"
 #include "top_view.h"
+#include "units.h"
 
 struct top_args {
 	struct collector_opts collect;
 	bool batch;
 	bool json;
 	bool stats;
+	bool all;		/* -A: every IPC namespace */
 	uint64_t iterations;	/* 0: until quit */
 	double delay_s;
 	double resync_s;
@@ -40,6 +43,8 @@ enum { OPT_JSON = 0x100, OPT_MODE, OPT_RESYNC, OPT_STATS };
 
 static const struct argp_option options[] = {
 	{ "batch", 'b', NULL, 0, "Batch mode: print every refresh, no terminal UI", 0 },
+	{ "all-namespaces", 'A', NULL, 0,
+	  "Every IPC namespace on the host, each read in itself", 0 },
 	{ "iterations", 'n', "COUNT", 0, "Exit after COUNT refreshes", 0 },
 	{ "delay", 'd', "SECONDS", 0, "Time between refreshes (default 2)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "With -b: one JSON document per refresh", 0 },
@@ -67,6 +72,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'b':
 		a->batch = true;
+		break;
+	case 'A':
+		a->all = true;
 		break;
 	case 'n':
 		a->iterations = cli_number(state, "count", arg, 1, UINT32_MAX);
@@ -115,15 +123,157 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp argp = {
 	options, parse_opt, NULL,
-	"A live view of the System V shared memory segments and semaphores of\n"
-	"this IPC namespace against the limits: who created what, who is\n"
-	"attached, what is orphaned, who sleeps on which semaphore.\n\n"
+	"A live view of the System V shared memory segments, semaphores and\n"
+	"message queues of this IPC namespace (with -A, of every one on the\n"
+	"host) against the limits: who created what, who is attached, what is\n"
+	"orphaned, who sleeps on which semaphore.\n\n"
 	"Keys: s segments, m semaphores, e recent refusals and destructions,\n"
 	"< > sort column, r reverse, u owner filter, p pause, h help, q quit.",
 	NULL, NULL, NULL,
 };
 
 static volatile sig_atomic_t stop;
+
+/* A namespace that went away while watched, and what it freed. */
+struct gone_ns {
+	uint32_t ipcns;
+	char owner[96];
+	uint64_t segments, bytes, sem_sets, msg_queues;
+	int64_t at;		/* wall clock */
+};
+
+/* The namespaces watched: one, or (-A) all, sorted by inode. */
+struct ns_set {
+	struct ipc_state **st;
+	size_t n;
+	bool all;
+	struct gone_ns gone[RECENT_MAX];	/* newest last */
+	size_t ngone;
+	uint64_t lost;
+};
+
+static struct ipc_state *ns_state(struct ns_set *set, uint32_t ipcns)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->st[mid]->ipcns == ipcns)
+			return set->st[mid];
+		if (set->st[mid]->ipcns < ipcns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Forget @i, reporting what its teardown freed. */
+static void ns_gone(struct ns_set *set, size_t i)
+{
+	struct ipc_state *st = set->st[i];
+	struct gone_ns *g;
+	size_t k;
+
+	if (set->ngone == RECENT_MAX) {
+		memmove(&set->gone[0], &set->gone[1],
+			(RECENT_MAX - 1) * sizeof(set->gone[0]));
+		set->ngone--;
+	}
+	g = &set->gone[set->ngone++];
+	memset(g, 0, sizeof(*g));
+	g->ipcns = st->ipcns;
+	snprintf(g->owner, sizeof(g->owner), "%s", st->id.label);
+	/* what its events said was freed, and what was left when it went */
+	g->segments = st->exit_freed_segs + st->nsegs;
+	g->bytes = st->exit_freed_bytes;
+	for (k = 0; k < st->nsegs; k++)
+		g->bytes += st->segs[k].row.size;
+	g->sem_sets = st->nsets;
+	g->msg_queues = st->nmsgs;
+	g->at = time(NULL);
+	state_free(st);
+	free(st);
+	memmove(&set->st[i], &set->st[i + 1],
+		(set->n - i - 1) * sizeof(set->st[0]));
+	set->n--;
+}
+
+static void ns_set_free(struct ns_set *set)
+{
+	while (set->n)
+		ns_gone(set, set->n - 1);
+	free(set->st);
+	set->st = NULL;
+}
+
+static int compare_state(const void *a, const void *b)
+{
+	const struct ipc_state *x = *(struct ipc_state *const *)a;
+	const struct ipc_state *y = *(struct ipc_state *const *)b;
+
+	return (x->ipcns > y->ipcns) - (x->ipcns < y->ipcns);
+}
+
+/*
+ * -A: adopt the namespaces alive now. New ones are read whole; ones no
+ * longer found are reported gone. 0, or -errno with @err set.
+ */
+static int ns_sync(struct ns_set *set, char *err, size_t errlen)
+{
+	struct ipcns_list list;
+	struct ipc_state **bigger;
+	size_t i;
+	int ret = ipcns_discover(&list, err, errlen);
+
+	if (ret)
+		return ret;
+	for (i = set->n; i-- > 0;) {
+		const struct ipcns *ns = ipcns_find(&list, set->st[i]->ipcns);
+
+		if (!ns)
+			ns_gone(set, i);
+		else
+			set->st[i]->ns = *ns;	/* members change */
+	}
+	bigger = realloc(set->st, (set->n + list.n + 1) * sizeof(*bigger));
+	if (!bigger) {
+		ipcns_list_free(&list);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	set->st = bigger;
+	for (i = 0; i < list.n; i++) {
+		struct ipc_state *st;
+
+		if (ns_state(set, list.ns[i].inum))
+			continue;
+		st = calloc(1, sizeof(*st));
+		if (!st) {
+			ret = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+			break;
+		}
+		state_init(st, list.ns[i].inum);
+		state_set_ns(st, &list.ns[i]);
+		ret = state_snapshot(st, err, errlen);
+		if (ret) {
+			state_free(st);
+			free(st);
+			/* gone between finding and reading: never there */
+			if (ret == -ESRCH) {
+				ret = 0;
+				continue;
+			}
+			break;
+		}
+		set->st[set->n++] = st;
+		qsort(set->st, set->n, sizeof(*set->st), compare_state);
+	}
+	ipcns_list_free(&list);
+	return ret;
+}
 
 static void on_signal(int sig)
 {
@@ -133,7 +283,11 @@ static void on_signal(int sig)
 
 static int on_event(const struct ipcw_event *e, void *ctx)
 {
-	state_apply(ctx, e);
+	struct ipc_state *st = ns_state(ctx, e->ipcns);
+
+	/* a namespace not adopted yet is read whole when it is */
+	if (st)
+		state_apply(st, e);
 	return 0;
 }
 
@@ -155,21 +309,98 @@ static void print_line(void *ctx, const char *line, bool highlight)
 	puts(line);
 }
 
-static void print_batch(const struct ipc_state *st, const struct top_args *a,
+static void gone_text(const struct gone_ns *g, char *line, size_t len)
+{
+	char bytes[UNITS_BUF];
+
+	snprintf(line, len,
+		 "IPC namespace %u%s%s%s gone: freed %llu segments (%s), %llu "
+		 "semaphore sets, %llu message queues", g->ipcns,
+		 g->owner[0] ? " (" : "", g->owner, g->owner[0] ? ")" : "",
+		 (unsigned long long)g->segments,
+		 fmt_bytes(bytes, sizeof(bytes), g->bytes),
+		 (unsigned long long)g->sem_sets,
+		 (unsigned long long)g->msg_queues);
+}
+
+static void view_gone(const struct ns_set *set, line_fn emit, void *ctx)
+{
+	char line[512];
+	size_t i;
+
+	emit(ctx, "IPC NAMESPACES GONE WHILE WATCHED", true);
+	for (i = set->ngone; i-- > 0;) {
+		gone_text(&set->gone[i], line, sizeof(line));
+		emit(ctx, line, false);
+	}
+}
+
+static void gone_json(struct json_writer *jw, const struct ns_set *set)
+{
+	size_t i;
+
+	jw_name(jw, "gone");
+	jw_start_array(jw);
+	for (i = set->ngone; i-- > 0;) {
+		const struct gone_ns *g = &set->gone[i];
+
+		jw_start_object(jw);
+		jw_kv_uint(jw, "ipcns", g->ipcns);
+		jw_kv_string(jw, "owner", g->owner);
+		jw_kv_uint(jw, "segments", g->segments);
+		jw_kv_uint(jw, "bytes", g->bytes);
+		jw_kv_uint(jw, "sem_sets", g->sem_sets);
+		jw_kv_uint(jw, "msg_queues", g->msg_queues);
+		jw_kv_int(jw, "time", g->at);
+		jw_end_object(jw);
+	}
+	jw_end_array(jw);
+}
+
+static void print_batch(const struct ns_set *set, const struct top_args *a,
 			struct json_writer *jw)
 {
-	if (jw) {
-		view_json(jw, st, &a->view);
+	size_t i;
+
+	if (jw && !set->all) {
+		view_json(jw, set->st[0], &a->view);
 		return;
 	}
-	view_header(st, &a->view, print_line, NULL);
-	putchar('\n');
-	view_segments(st, &a->view, print_line, NULL);
-	putchar('\n');
-	view_semaphores(st, &a->view, print_line, NULL);
-	putchar('\n');
-	view_recent(st, &a->view, print_line, NULL);
-	putchar('\n');
+	if (jw) {
+		jw_start_object(jw);
+		jw_kv_string(jw, "type", "top_all");
+		jw_kv_int(jw, "time_ns",
+			  (int64_t)a->view.now_ns + a->view.mono_to_real_ns);
+		jw_kv_string(jw, "mode", a->view.mode);
+		jw_kv_uint(jw, "count", set->n);
+		jw_kv_uint(jw, "lost", set->lost);
+		jw_name(jw, "namespaces");
+		jw_start_array(jw);
+		for (i = 0; i < set->n; i++)
+			view_json(jw, set->st[i], &a->view);
+		jw_end_array(jw);
+		gone_json(jw, set);
+		jw_end_object(jw);
+		return;
+	}
+	for (i = 0; i < set->n; i++) {
+		const struct ipc_state *st = set->st[i];
+
+		view_header(st, &a->view, print_line, NULL);
+		putchar('\n');
+		view_segments(st, &a->view, print_line, NULL);
+		putchar('\n');
+		view_semaphores(st, &a->view, print_line, NULL);
+		putchar('\n');
+		view_messages(st, &a->view, print_line, NULL);
+		putchar('\n');
+		view_recent(st, &a->view, print_line, NULL);
+		putchar('\n');
+	}
+	if (set->all && set->ngone) {
+		view_gone(set, print_line, NULL);
+		putchar('\n');
+	}
 	fflush(stdout);
 }
 
@@ -199,7 +430,8 @@ static const char *const help_text[] = {
 	"ipcwatch top - keys",
 	"",
 	"  s        segments: id, key, owner, creator, size, attaches, status",
-	"  m        semaphores: values, GETNCNT/GETZCNT, who waits on what",
+	"  m        semaphores: values, GETNCNT/GETZCNT, who waits on what;",
+	"           message queues",
 	"  e        recent refusals and destructions",
 	"  < >      sort segments by the previous / next column",
 	"  r        reverse the sort order",
@@ -214,9 +446,10 @@ static const char *const help_text[] = {
 	NULL,
 };
 
-static void draw(const struct ipc_state *st, struct top_args *a,
+static void draw(const struct ns_set *set, struct top_args *a,
 		 struct screen *s)
 {
+	size_t k;
 	static const char *const names[] = { "segments", "semaphores",
 					     "recent" };
 	char status[256];
@@ -230,14 +463,24 @@ static void draw(const struct ipc_state *st, struct top_args *a,
 		refresh();
 		return;
 	}
-	view_header(st, &a->view, screen_line, s);
-	s->row++;
-	if (s->which == SCREEN_SEGMENTS)
-		view_segments(st, &a->view, screen_line, s);
-	else if (s->which == SCREEN_SEMAPHORES)
-		view_semaphores(st, &a->view, screen_line, s);
-	else
-		view_recent(st, &a->view, screen_line, s);
+	for (k = 0; k < set->n; k++) {
+		const struct ipc_state *st = set->st[k];
+
+		view_header(st, &a->view, screen_line, s);
+		s->row++;
+		if (s->which == SCREEN_SEGMENTS) {
+			view_segments(st, &a->view, screen_line, s);
+		} else if (s->which == SCREEN_SEMAPHORES) {
+			view_semaphores(st, &a->view, screen_line, s);
+			s->row++;
+			view_messages(st, &a->view, screen_line, s);
+		} else {
+			view_recent(st, &a->view, screen_line, s);
+		}
+		s->row++;
+	}
+	if (set->all && set->ngone && s->which == SCREEN_RECENT)
+		view_gone(set, screen_line, s);
 	snprintf(status, sizeof(status),
 		 "[%s] sort: %s%s%s   s m e: screens  < >: sort  r  u: owner  "
 		 "p: pause  h: help  q: quit", names[s->which],
@@ -325,27 +568,41 @@ static bool handle_key(int ch, struct top_args *a, struct screen *s)
 
 /* ---- the loop ------------------------------------------------------------ */
 
-static int refresh_state(struct ipc_state *st, struct collector *c,
+static int refresh_state(struct ns_set *set, struct collector *c,
 			 const struct top_args *a, uint64_t *next_resync)
 {
+	bool resync = mono_ns() >= *next_resync;
 	char err[256];
+	size_t i;
 	int ret;
 
 	/* apply what is queued first, so a resync finds no false drift */
 	collector_poll(c, 0);
-	st->lost = collector_lost(c);
-	if (mono_ns() >= *next_resync) {
-		ret = state_resync(st, err, sizeof(err));
+	set->lost = collector_lost(c);
+	if (set->all && (ret = ns_sync(set, err, sizeof(err)))) {
+		cli_fail("top", "%s", err);
+		return ret;
+	}
+	for (i = set->n; i-- > 0;) {
+		struct ipc_state *st = set->st[i];
+
+		st->lost = set->lost;
+		ret = resync ? state_resync(st, err, sizeof(err)) : 0;
+		if (!ret)
+			ret = state_refresh(st, err, sizeof(err));
+		/* gone since it was found: reported so */
+		if (ret == -ESRCH && set->all) {
+			ns_gone(set, i);
+			continue;
+		}
 		if (ret) {
 			cli_fail("top", "%s", err);
 			return ret;
 		}
-		*next_resync = mono_ns() + (uint64_t)(a->resync_s * 1e9);
 	}
-	ret = state_refresh(st, err, sizeof(err));
-	if (ret)
-		cli_fail("top", "%s", err);
-	return ret;
+	if (resync)
+		*next_resync = mono_ns() + (uint64_t)(a->resync_s * 1e9);
+	return 0;
 }
 
 int cmd_top(int argc, char **argv)
@@ -355,7 +612,8 @@ int cmd_top(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct screen scr = { .which = SCREEN_SEGMENTS };
 	struct json_writer *jw = NULL;
-	struct ipc_state st;
+	struct ns_set set = { 0 };
+	struct ipc_state *own = NULL;
 	struct collector *c;
 	uint64_t next_refresh, next_resync, done = 0;
 	char err[256];
@@ -367,20 +625,37 @@ int cmd_top(int argc, char **argv)
 		cli_fail("top", "standard input is not a terminal: use -b");
 		return EXIT_USAGE;
 	}
-	state_init(&st, own_ipcns());
-	/* only this namespace: the tables show no other */
-	a.collect.ipcns = st.ipcns;
-	c = collector_open(&a.collect, on_event, &st, err, sizeof(err));
+	set.all = a.all;
+	if (!a.all) {
+		own = calloc(1, sizeof(*own));
+		set.st = calloc(1, sizeof(*set.st));
+		if (!own || !set.st) {
+			free(own);
+			free(set.st);
+			cli_fail("top", "out of memory");
+			return 1;
+		}
+		state_init(own, own_ipcns());
+		set.st[0] = own;
+		set.n = 1;
+		/* only this namespace: the tables show no other */
+		a.collect.ipcns = own->ipcns;
+	}
+	c = collector_open(&a.collect, on_event, &set, err, sizeof(err));
 	if (!c) {
 		cli_fail("top", "%s", err);
+		ns_set_free(&set);
 		return 1;
 	}
-	if (state_snapshot(&st, err, sizeof(err))) {
+	/* attached first: no change slips between the events and the read */
+	if (a.all ? ns_sync(&set, err, sizeof(err)) :
+		    state_snapshot(own, err, sizeof(err))) {
 		cli_fail("top", "%s", err);
 		collector_close(c);
-		state_free(&st);
+		ns_set_free(&set);
 		return 1;
 	}
+	set.ngone = 0;
 	a.view.mode = mode_name(collector_mode(c));
 	a.view.interval_s = a.delay_s;
 	a.view.mono_to_real_ns = mono_to_real_ns();
@@ -427,28 +702,37 @@ int cmd_top(int argc, char **argv)
 				a.view.now_s = time(NULL);
 				/* a full repaint: the screen changed as a whole */
 				clearok(curscr, TRUE);
-				draw(&st, &a, &scr);
+				draw(&set, &a, &scr);
 			}
 			continue;
 		}
 		if (a.stats)
 			cpu = cpu_ms();
-		ret = refresh_state(&st, c, &a, &next_resync);
+		ret = refresh_state(&set, c, &a, &next_resync);
 		if (ret)
 			break;
 		a.view.now_ns = mono_ns();
 		a.view.now_s = time(NULL);
 		if (a.batch)
-			print_batch(&st, &a, jw);
+			print_batch(&set, &a, jw);
 		else if (!scr.paused)
-			draw(&st, &a, &scr);
-		if (a.stats)
+			draw(&set, &a, &scr);
+		if (a.stats) {
+			size_t segs = 0, sets = 0, k;
+
+			for (k = 0; k < set.n; k++) {
+				segs += set.st[k]->nsegs;
+				sets += set.st[k]->nsets;
+			}
 			fprintf(stderr,
 				"ipcwatch top: refresh %llu: %.3f ms CPU, %zu "
-				"segments, %zu semaphore sets\n",
+				"segments, %zu semaphore sets, %zu IPC "
+				"namespace%s\n",
 				(unsigned long long)done + 1, cpu_ms() - cpu,
-				st.nsegs, st.nsets);
-		state_interval_reset(&st);
+				segs, sets, set.n, set.n == 1 ? "" : "s");
+		}
+		for (size_t k = 0; k < set.n; k++)
+			state_interval_reset(set.st[k]);
 		next_refresh = mono_ns() + (uint64_t)(a.delay_s * 1e9);
 		if (a.iterations && ++done >= a.iterations)
 			break;
@@ -457,6 +741,6 @@ int cmd_top(int argc, char **argv)
 		endwin();
 	collector_close(c);
 	jw_destroy(jw);
-	state_free(&st);
+	ns_set_free(&set);
 	return ret ? 1 : 0;
 }

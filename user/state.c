@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #ifndef SHM_DEST
@@ -38,9 +39,27 @@ static void free_sets(struct ipc_state *st)
 	st->nsets = 0;
 }
 
+void state_set_ns(struct ipc_state *st, const struct ipcns *ns)
+{
+	st->ns = *ns;
+	st->ipcns = ns->inum;
+	st->foreign = !ns->own;
+	st->identified = true;
+	ipcns_identify(ns, &st->id);
+}
+
+/* The @what tables of the state's namespace. */
+static int read_tables(struct ipc_state *st, unsigned int what,
+		       struct ipcns_tables *t, char *err, size_t errlen)
+{
+	return ipcns_read(st->foreign ? &st->ns : NULL, what, t, err, errlen);
+}
+
 void state_free(struct ipc_state *st)
 {
 	proc_cache_free(&st->procs);
+	free(st->msgs);
+	free(st->cgroups);
 	free(st->segs);
 	free_sets(st);
 	free(st->waiters);
@@ -124,6 +143,49 @@ static void remove_seg(struct ipc_state *st, int id)
 	st->nsegs--;
 }
 
+/* The id of the cgroup @pid is in now, 0 if unknown; named in passing. */
+static uint64_t live_cgroup(struct ipc_state *st, int pid)
+{
+	struct cgroup_name *bigger, *c;
+	struct cgroup_owner o;
+	char path[256], dir[512];
+	struct stat sb;
+	size_t i;
+
+	if (process_cgroup(pid, path, sizeof(path)))
+		return 0;
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", path);
+	if (stat(dir, &sb))
+		return 0;
+	for (i = 0; i < st->ncgroups; i++)
+		if (st->cgroups[i].id == (uint64_t)sb.st_ino)
+			return sb.st_ino;
+	/* a bound on what a host churning containers makes us keep */
+	if (st->ncgroups >= CGROUP_NAMES_MAX)
+		return sb.st_ino;
+	bigger = realloc(st->cgroups, (st->ncgroups + 1) * sizeof(*bigger));
+	if (!bigger)
+		return sb.st_ino;
+	st->cgroups = bigger;
+	c = &st->cgroups[st->ncgroups++];
+	c->id = sb.st_ino;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	cgroup_owner_parse(path, &o);
+	cgroup_owner_label(&o, c->label, sizeof(c->label));
+	return c->id;
+}
+
+const struct cgroup_name *state_cgroup(const struct ipc_state *st,
+				      uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; id && i < st->ncgroups; i++)
+		if (st->cgroups[i].id == id)
+			return &st->cgroups[i];
+	return NULL;
+}
+
 static void adopt_creator(struct ipc_state *st, struct seg *s)
 {
 	s->creator_alive = proc_alive_since(&st->procs, s->row.cpid,
@@ -131,6 +193,9 @@ static void adopt_creator(struct ipc_state *st, struct seg *s)
 	if (!s->creator_comm[0] && s->creator_alive)
 		snprintf(s->creator_comm, sizeof(s->creator_comm), "%s",
 			 proc_comm(&st->procs, s->row.cpid));
+	/* not seen created: the creator's cgroup now, if it lives */
+	if (!s->cgroup_id && s->creator_alive)
+		s->cgroup_id = live_cgroup(st, s->row.cpid);
 }
 
 static int compare_set_id(const void *a, const void *b)
@@ -140,15 +205,11 @@ static int compare_set_id(const void *a, const void *b)
 	return (x->row.id > y->row.id) - (x->row.id < y->row.id);
 }
 
-/* Semaphore sets have no events of their own: read them every time. */
-static int reload_sets(struct ipc_state *st, char *err, size_t errlen)
+/* Semaphore sets are read every time; @rows become the state's. */
+static int adopt_sets(struct ipc_state *st, struct sem_row *rows, size_t n)
 {
-	struct sem_row *rows;
-	size_t n, i;
-	int ret = read_sem_rows(&rows, &n, err, errlen);
+	size_t i;
 
-	if (ret)
-		return ret;
 	free_sets(st);
 	st->sets = calloc(n ? n : 1, sizeof(*st->sets));
 	if (!st->sets) {
@@ -165,13 +226,30 @@ static int reload_sets(struct ipc_state *st, char *err, size_t errlen)
 
 int state_refresh(struct ipc_state *st, char *err, size_t errlen)
 {
+	struct ipcns_tables t;
 	size_t i;
-	int ret;
+	int ret = read_tables(st, IPCNS_LIMITS | IPCNS_USAGE | IPCNS_SEM |
+			      IPCNS_MSG, &t, err, errlen);
 
-	if ((ret = read_ipc_limits(&st->limits, err, errlen)) ||
-	    (ret = read_ipc_usage(&st->usage, err, errlen)) ||
-	    (ret = reload_sets(st, err, errlen)))
+	if (ret)
 		return ret;
+	st->limits = t.limits;
+	st->usage = t.usage;
+	free(st->msgs);
+	st->msgs = t.msg;
+	st->nmsgs = t.nmsg;
+	t.msg = NULL;
+	t.nmsg = 0;
+	ret = adopt_sets(st, t.sem, t.nsem);
+	t.sem = NULL;
+	t.nsem = 0;
+	ipcns_tables_free(&t);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		return ret;
+	}
+	if (st->identified)
+		ipcns_identify(&st->ns, &st->id);
 	proc_cache_reset(&st->procs);
 	for (i = 0; i < st->nsegs; i++)
 		st->segs[i].creator_alive =
@@ -192,13 +270,16 @@ static bool seg_differs(const struct shm_row *a, const struct shm_row *b)
 
 int state_resync(struct ipc_state *st, char *err, size_t errlen)
 {
+	struct ipcns_tables t;
 	struct shm_row *rows;
 	size_t n, i, j;
 	char *seen;
-	int ret = read_shm_rows(&rows, &n, err, errlen);
+	int ret = read_tables(st, IPCNS_SHM, &t, err, errlen);
 
 	if (ret)
 		return ret;
+	rows = t.shm;
+	n = t.nshm;
 	st->resyncs++;
 	proc_cache_reset(&st->procs);
 	for (i = 0; i < n; i++) {
@@ -286,6 +367,10 @@ static void apply_create(struct ipc_state *st, const struct ipcw_event *e)
 	memcpy(s->creator_comm, e->comm, sizeof(s->creator_comm));
 	s->creator_alive = true;
 	s->last_attach_ns = s->last_detach_ns = 0;
+	s->cgroup_id = e->cgroup_id;
+	/* named now, while the creator most likely is in it still */
+	if (!state_cgroup(st, e->cgroup_id))
+		live_cgroup(st, (int)e->pid);
 }
 
 static void add_waiter(struct ipc_state *st, const struct ipcw_event *e)
@@ -354,6 +439,10 @@ void state_apply(struct ipc_state *st, const struct ipcw_event *e)
 		}
 		break;
 	case IPCW_SHM_DESTROY:
+		if (e->shm_destroy.cause == IPCW_DESTROY_NS_EXIT) {
+			st->exit_freed_segs++;
+			st->exit_freed_bytes += e->shm_destroy.size;
+		}
 		remove_seg(st, e->shm_destroy.id);
 		push_recent(st, e);
 		break;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ipc_limits.h"
+#include "ipcns.h"
 #include "ipcwatch.h"
 #include "sysvipc.h"
 
@@ -21,6 +22,16 @@ struct seg {
 	char creator_comm[IPCW_COMM_LEN]; /* at creation; "" if unknown */
 	bool creator_alive;
 	uint64_t last_attach_ns, last_detach_ns; /* monotonic, 0: unseen */
+	/* the creator's cgroup at creation (events), else the live
+	 * creator's now; 0 if unknown */
+	uint64_t cgroup_id;
+};
+
+/* Cgroups seen, by id: their paths and who they belong to. */
+struct cgroup_name {
+	uint64_t id;
+	char path[256];
+	char label[96];		/* cgroup_owner_label() */
 };
 
 struct semset {
@@ -40,9 +51,15 @@ struct sem_waiter {
 };
 
 #define RECENT_MAX 32
+#define CGROUP_NAMES_MAX 4096
 
 struct ipc_state {
 	uint32_t ipcns;
+	/* how to enter it; read in this process when not foreign */
+	struct ipcns ns;
+	bool foreign;
+	bool identified;		/* state_set_ns() was called */
+	struct ipcns_identity id;	/* with identified */
 	struct ipc_limits limits;
 	struct ipc_usage usage;
 
@@ -52,6 +69,10 @@ struct ipc_state {
 	size_t nsets;
 	struct sem_waiter *waiters;
 	size_t nwaiters, waiters_cap;
+	struct msg_row *msgs;	/* read at every refresh */
+	size_t nmsgs;
+	struct cgroup_name *cgroups;
+	size_t ncgroups;
 
 	/* refusals by reason since the last state_interval_reset() */
 	uint64_t refused[IPCW_CREATE_REASON_MAX];
@@ -62,6 +83,9 @@ struct ipc_state {
 
 	struct proc_cache procs;	/* creators, read once a refresh */
 
+	/* freed by the namespace's teardown, as its events said */
+	uint64_t exit_freed_segs, exit_freed_bytes;
+
 	uint64_t events;	/* applied */
 	uint64_t lost;		/* reported by the collector */
 	uint64_t corrections;	/* differences the resyncs found */
@@ -69,6 +93,8 @@ struct ipc_state {
 };
 
 void state_init(struct ipc_state *st, uint32_t ipcns);
+/* Read @ns's tables through ipcns_read() from now on (top -A). */
+void state_set_ns(struct ipc_state *st, const struct ipcns *ns);
 void state_free(struct ipc_state *st);
 
 /* Load everything from the kernel: 0 or -errno with @err set. */
@@ -100,6 +126,10 @@ bool seg_orphaned(const struct seg *s);
 /* Orphaned segments and their bytes. */
 void state_orphans(const struct ipc_state *st, uint64_t *count,
 		   uint64_t *bytes);
+
+/* The cgroup of @id, NULL if it cannot be named. */
+const struct cgroup_name *state_cgroup(const struct ipc_state *st,
+				      uint64_t id);
 
 /* The largest segment, in bytes. */
 uint64_t state_largest_seg(const struct ipc_state *st);

@@ -127,6 +127,20 @@ void view_header(const struct ipc_state *st, const struct view_opts *o,
 		 st->ipcns, o->mode, o->interval_s,
 		 o->filter_owner ? " - owner filter on" : "");
 	emit(ctx, line, true);
+	if (st->identified) {
+		if (st->ns.nprocs)
+			snprintf(line, sizeof(line),
+				 "%s%s%u process%s, pid %d, cgroup %.200s",
+				 st->id.label, st->id.label[0] ? ", " : "",
+				 st->ns.nprocs, st->ns.nprocs == 1 ? "" : "es",
+				 st->ns.pid,
+				 st->id.cgroup[0] ? st->id.cgroup : "unknown");
+		else
+			snprintf(line, sizeof(line),
+				 "no process: kept by a %s (%.200s)",
+				 ipcns_via_name(st->ns.via), st->ns.path);
+		emit(ctx, line, false);
+	}
 	snprintf(line, sizeof(line),
 		 "segments %llu/%llu   shm_tot %llu pages, %s of %s   "
 		 "largest %s of shmmax %s",
@@ -141,11 +155,14 @@ void view_header(const struct ipc_state *st, const struct view_opts *o,
 	emit(ctx, line, false);
 	state_orphans(st, &orphans, &orphan_bytes);
 	snprintf(line, sizeof(line),
-		 "sem sets %llu/%llu   semaphores %llu/%llu   orphaned %llu "
-		 "(%s)   lost %llu   resync corrections %llu",
+		 "sem sets %llu/%llu   semaphores %llu/%llu   msg queues "
+		 "%llu/%llu   orphaned %llu (%s)   lost %llu   resync "
+		 "corrections %llu",
 		 (unsigned long long)st->nsets, (unsigned long long)l->semmni,
 		 (unsigned long long)st->usage.sems,
-		 (unsigned long long)l->semmns, (unsigned long long)orphans,
+		 (unsigned long long)l->semmns,
+		 (unsigned long long)st->nmsgs, (unsigned long long)l->msgmni,
+		 (unsigned long long)orphans,
 		 fmt_bytes(a, sizeof(a), orphan_bytes),
 		 (unsigned long long)st->lost,
 		 (unsigned long long)st->corrections);
@@ -172,18 +189,20 @@ void view_segments(const struct ipc_state *st, const struct view_opts *o,
 	if (!order)
 		return;
 	snprintf(line, sizeof(line),
-		 "%-10s %-10s %-6s %-7s %-16s %10s %7s %6s %-20s %5s %5s %5s",
+		 "%-10s %-10s %-6s %-7s %-16s %10s %7s %6s %-20s %5s %5s %5s "
+		 "%s",
 		 "ID", "KEY", "OWNER", "CPID", "COMMAND", "SIZE", "%SHMMAX",
-		 "NATTCH", "STATUS", "AGE", "ATT", "DET");
+		 "NATTCH", "STATUS", "AGE", "ATT", "DET", "CGROUP");
 	emit(ctx, line, true);
 	n = view_seg_order(st, o, order);
 	for (i = 0; i < n; i++) {
 		const struct seg *s = &st->segs[order[i]];
 		double share = limit_fraction(s->row.size, st->limits.shmmax);
+		const struct cgroup_name *cg = state_cgroup(st, s->cgroup_id);
 
 		snprintf(line, sizeof(line),
 			 "%-10d 0x%08x %-6u %-7d %-16s %10s %6.2f%% %6llu %-20s "
-			 "%5s %5s %5s",
+			 "%5s %5s %5s %.120s",
 			 s->row.id, (unsigned int)s->row.key, s->row.uid,
 			 s->row.cpid,
 			 s->creator_comm[0] ?
@@ -197,7 +216,8 @@ void view_segments(const struct ipc_state *st, const struct view_opts *o,
 			 fmt_age(att, sizeof(att), o->now_s - s->row.atime,
 				 !s->row.atime),
 			 fmt_age(det, sizeof(det), o->now_s - s->row.dtime,
-				 !s->row.dtime));
+				 !s->row.dtime),
+			 !cg ? "-" : cg->label[0] ? cg->label : cg->path);
 		emit(ctx, line, seg_orphaned(s));
 	}
 	free(order);
@@ -210,6 +230,36 @@ static const struct sem_waiter *next_waiter(const struct ipc_state *st,
 		if (st->waiters[*from].id == id)
 			return &st->waiters[(*from)++];
 	return NULL;
+}
+
+/*
+ * The last task to operate on the semaphore a waiter sleeps on
+ * (GETPID, sempid): the likely holder. Its command when it lives.
+ */
+static int last_operator_pid(const struct sem_row *r,
+			     const struct sem_waiter *w)
+{
+	if (!r->values_known || w->sem_num >= r->nsems)
+		return 0;
+	return r->pid[w->sem_num];
+}
+
+static void last_operator(const struct sem_row *r, const struct sem_waiter *w,
+			  char *buf, size_t len)
+{
+	char comm[IPCW_COMM_LEN], shown[PRINTABLE_LEN(IPCW_COMM_LEN)];
+	int pid = last_operator_pid(r, w);
+
+	if (pid <= 0) {
+		snprintf(buf, len, "no last operator known");
+		return;
+	}
+	process_comm(pid, comm, sizeof(comm));
+	if (comm[0])
+		snprintf(buf, len, "last operator pid %d (%s)", pid,
+			 printable(shown, sizeof(shown), comm));
+	else
+		snprintf(buf, len, "last operator pid %d (gone)", pid);
 }
 
 void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
@@ -243,15 +293,18 @@ void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
 		from = 0;
 		known = 0;
 		while ((w = next_waiter(st, r->id, &from))) {
+			char holder[96];
+
 			known++;
+			last_operator(r, w, holder, sizeof(holder));
 			snprintf(line, sizeof(line),
 				 "%-10s pid %u (%s) waits on #%u op %d (%s), "
-				 "operation %u of %u%s, for %.1fs",
+				 "operation %u of %u%s, for %.1fs; %s",
 				 "", w->pid, printable(comm, sizeof(comm), w->comm),
 				 w->sem_num, w->sem_op,
 				 w->zcnt ? "zcnt" : "ncnt", w->index + 1,
 				 w->nsops, w->timeout ? " with timeout" : "",
-				 (o->now_ns - w->since_ns) / 1e9);
+				 (o->now_ns - w->since_ns) / 1e9, holder);
 			emit(ctx, line, false);
 		}
 		/* sleepers whose sem_block came before ipcwatch did */
@@ -264,6 +317,30 @@ void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
 				 asleep - known > 1 ? "s" : "");
 			emit(ctx, line, false);
 		}
+	}
+}
+
+void view_messages(const struct ipc_state *st, const struct view_opts *o,
+		   line_fn emit, void *ctx)
+{
+	char line[512], bytes[UNITS_BUF];
+	size_t i;
+
+	snprintf(line, sizeof(line), "%-10s %-10s %-6s %10s %8s %7s %7s",
+		 "MSQID", "KEY", "OWNER", "BYTES", "MESSAGES", "LSPID",
+		 "LRPID");
+	emit(ctx, line, true);
+	for (i = 0; i < st->nmsgs; i++) {
+		const struct msg_row *m = &st->msgs[i];
+
+		if (o->filter_owner && m->uid != o->owner)
+			continue;
+		snprintf(line, sizeof(line),
+			 "%-10d 0x%08x %-6u %10s %8llu %7d %7d", m->id,
+			 (unsigned int)m->key, m->uid,
+			 fmt_bytes(bytes, sizeof(bytes), m->cbytes),
+			 (unsigned long long)m->qnum, m->lspid, m->lrpid);
+		emit(ctx, line, false);
 	}
 }
 
@@ -294,6 +371,8 @@ void view_recent(const struct ipc_state *st, const struct view_opts *o,
 static void json_seg(struct json_writer *jw, const struct seg *s,
 		     const struct ipc_state *st)
 {
+	const struct cgroup_name *cg = state_cgroup(st, s->cgroup_id);
+
 	jw_start_object(jw);
 	jw_kv_int(jw, "id", s->row.id);
 	jw_kv_int(jw, "key", s->row.key);
@@ -318,6 +397,9 @@ static void json_seg(struct json_writer *jw, const struct seg *s,
 	jw_kv_int(jw, "dtime", s->row.dtime);
 	jw_kv_uint(jw, "rss", s->row.rss);
 	jw_kv_uint(jw, "swap", s->row.swap);
+	jw_kv_uint(jw, "cgroup_id", s->cgroup_id);
+	jw_kv_string(jw, "cgroup", cg ? cg->path : "");
+	jw_kv_string(jw, "owner", cg ? cg->label : "");
 	jw_end_object(jw);
 }
 
@@ -325,8 +407,9 @@ static void json_set(struct json_writer *jw, const struct ipc_state *st,
 		     const struct sem_row *r, const struct view_opts *o)
 {
 	const struct sem_waiter *w;
+	char comm[IPCW_COMM_LEN];
 	size_t from = 0;
-	int n;
+	int n, pid;
 
 	jw_start_object(jw);
 	jw_kv_int(jw, "id", r->id);
@@ -362,6 +445,13 @@ static void json_set(struct json_writer *jw, const struct ipc_state *st,
 		jw_kv_string(jw, "counts_as", w->zcnt ? "zcnt" : "ncnt");
 		jw_kv_bool(jw, "timeout", w->timeout);
 		jw_kv_uint(jw, "waiting_ns", o->now_ns - w->since_ns);
+		pid = last_operator_pid(r, w);
+		comm[0] = '\0';
+		if (pid > 0)
+			process_comm(pid, comm, sizeof(comm));
+		jw_kv_int(jw, "last_operator_pid", pid);
+		jw_kv_string(jw, "last_operator_comm", comm);
+		jw_kv_bool(jw, "last_operator_alive", comm[0] != '\0');
 		jw_end_object(jw);
 	}
 	jw_end_array(jw);
@@ -384,7 +474,10 @@ void view_json(struct json_writer *jw, const struct ipc_state *st,
 	jw_start_object(jw);
 	jw_kv_string(jw, "type", "top");
 	jw_kv_int(jw, "time_ns", (int64_t)o->now_ns + o->mono_to_real_ns);
-	jw_kv_uint(jw, "ipcns", st->ipcns);
+	if (st->identified)
+		ipcns_identity_json(jw, &st->ns, &st->id);
+	else
+		jw_kv_uint(jw, "ipcns", st->ipcns);
 	jw_kv_string(jw, "mode", o->mode);
 	jw_kv_uint(jw, "shmmax", l->shmmax);
 	jw_kv_uint(jw, "shmall", l->shmall);
@@ -398,6 +491,8 @@ void view_json(struct json_writer *jw, const struct ipc_state *st,
 	jw_kv_uint(jw, "largest_segment", state_largest_seg(st));
 	jw_kv_uint(jw, "sem_sets", st->nsets);
 	jw_kv_uint(jw, "semaphores", st->usage.sems);
+	jw_kv_uint(jw, "msgmni", l->msgmni);
+	jw_kv_uint(jw, "msg_queues", st->nmsgs);
 	jw_kv_uint(jw, "orphaned_segments", orphans);
 	jw_kv_uint(jw, "orphaned_bytes", orphan_bytes);
 	jw_kv_uint(jw, "lost", st->lost);
@@ -420,6 +515,26 @@ void view_json(struct json_writer *jw, const struct ipc_state *st,
 	for (i = 0; i < st->nsets; i++)
 		if (!o->filter_owner || st->sets[i].row.uid == o->owner)
 			json_set(jw, st, &st->sets[i].row, o);
+	jw_end_array(jw);
+	jw_name(jw, "msg");
+	jw_start_array(jw);
+	for (i = 0; i < st->nmsgs; i++) {
+		const struct msg_row *m = &st->msgs[i];
+
+		if (o->filter_owner && m->uid != o->owner)
+			continue;
+		jw_start_object(jw);
+		jw_kv_int(jw, "id", m->id);
+		jw_kv_int(jw, "key", m->key);
+		jw_kv_uint(jw, "mode", m->mode & 0777);
+		jw_kv_uint(jw, "owner_uid", m->uid);
+		jw_kv_uint(jw, "owner_gid", m->gid);
+		jw_kv_uint(jw, "bytes", m->cbytes);
+		jw_kv_uint(jw, "messages", m->qnum);
+		jw_kv_int(jw, "lspid", m->lspid);
+		jw_kv_int(jw, "lrpid", m->lrpid);
+		jw_end_object(jw);
+	}
 	jw_end_array(jw);
 	jw_name(jw, "recent");
 	jw_start_array(jw);

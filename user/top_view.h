@@ -52,6 +52,10 @@ void view_segments(const struct ipc_state *st, const struct view_opts *o,
 void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
 		     line_fn emit, void *ctx);
 
+/* System V message queues. */
+void view_messages(const struct ipc_state *st, const struct view_opts *o,
+		   line_fn emit, void *ctx);
+
 /* Recent refusals and destructions, newest first. */
 void view_recent(const struct ipc_state *st, const struct view_opts *o,
 		 line_fn emit, void *ctx);

@@ -197,7 +197,7 @@ static void view_json_document(void **state)
 				     "\"orphaned_bytes\":67108864,"));
 	assert_non_null(strstr(text, "{\"id\":5,\"key\":4101,\"size\":1048576,"));
 	assert_non_null(strstr(text, "\"creator_comm\":\"postgres\""));
-	assert_non_null(strstr(text, "\"sem\":[],\"recent\":[]}\n"));
+	assert_non_null(strstr(text, "\"sem\":[],\"msg\":[],\"recent\":[]}\n"));
 	free(text);
 	state_free(&st);
 }
