@@ -15,10 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/ipc.h>
+#include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -584,6 +587,340 @@ static void test_escaped_comm(void)
 		shmctl(id, IPC_RMID, NULL);
 }
 
+/* ---- every IPC namespace: top -A and limits -A ---------------------------- */
+
+#define NNS 3
+#define DOCKER_ID "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00"
+#define DOCKER_CG "/sys/fs/cgroup/system.slice/docker-" DOCKER_ID ".scope"
+
+struct ns_child {
+	pid_t pid;
+	unsigned long inum;
+};
+
+/*
+ * Namespace @i: its own limits, i + 1 segments (the first attached),
+ * a set of 2 + i semaphores, a queue holding one message of 10 + i
+ * bytes. Namespace 0 lives in a cgroup named as docker names its
+ * containers'. Says it is ready on @fd, then sleeps until killed.
+ */
+static void ns_child_run(int i, int fd)
+{
+	struct { long type; char text[64]; } msg = { 1, "" };
+	char sem[64];
+	int k, id, q;
+
+	if (i == 0) {
+		FILE *f = fopen(DOCKER_CG "/cgroup.procs", "w");
+
+		if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
+			_exit(3);
+	}
+	if (unshare(CLONE_NEWIPC))
+		_exit(4);
+	sysctl_must_set("shmmni", 100 + i);
+	sysctl_must_set("msgmni", 20 + i);
+	snprintf(sem, sizeof(sem), "250 32000 32 %d", 50 + i);
+	if (sysctl_set("sem", sem))
+		_exit(5);
+	for (k = 0; k <= i; k++) {
+		id = shmget(0x5100 + 16 * i + k, (size_t)(k + 1) << 12,
+			    IPC_CREAT | 0600);
+		if (id < 0 || (k == 0 && shmat(id, NULL, 0) == (void *)-1))
+			_exit(6);
+	}
+	if (semget(0x5200 + i, 2 + i, IPC_CREAT | 0600) < 0)
+		_exit(7);
+	q = msgget(0x5300 + i, IPC_CREAT | 0600);
+	if (q < 0 || msgsnd(q, &msg, 10 + i, 0))
+		_exit(8);
+	if (write(fd, "r", 1) != 1)
+		_exit(9);
+	for (;;)
+		pause();
+}
+
+static bool ns_children_start(struct ns_child *c)
+{
+	int i, fds[2];
+	char ch;
+
+	mkdir("/sys/fs/cgroup/system.slice", 0755);
+	mkdir(DOCKER_CG, 0755);
+	for (i = 0; i < NNS; i++) {
+		char path[64];
+		struct stat st;
+
+		if (pipe(fds))
+			return false;
+		c[i].pid = fork();
+		if (c[i].pid == 0) {
+			close(fds[0]);
+			ns_child_run(i, fds[1]);
+		}
+		close(fds[1]);
+		if (read(fds[0], &ch, 1) != 1) {
+			close(fds[0]);
+			tap_diag("namespace %d: child exited with %d", i,
+				 reap(c[i].pid));
+			c[i].pid = 0;
+			return false;
+		}
+		close(fds[0]);
+		snprintf(path, sizeof(path), "/proc/%d/ns/ipc", c[i].pid);
+		if (stat(path, &st))
+			return false;
+		c[i].inum = st.st_ino;
+	}
+	return true;
+}
+
+static void ns_children_stop(struct ns_child *c)
+{
+	for (int i = 0; i < NNS; i++)
+		if (c[i].pid > 0) {
+			kill(c[i].pid, SIGKILL);
+			reap(c[i].pid);
+			c[i].pid = 0;
+		}
+	rmdir(DOCKER_CG);
+}
+
+/* What nsenter reads in the namespace of @pid: the file, or NULL. */
+static char *nsenter_read(pid_t pid, const char *file)
+{
+	char cmd[256], *buf = NULL;
+	size_t len = 0;
+	FILE *p, *out;
+	int ch;
+
+	snprintf(cmd, sizeof(cmd), "nsenter -t %d -i cat %s", pid, file);
+	p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	out = open_memstream(&buf, &len);
+	while ((ch = fgetc(p)) != EOF)
+		fputc(ch, out);
+	fclose(out);
+	if (pclose(p)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static unsigned long nsenter_number(pid_t pid, const char *sysctl, int nth)
+{
+	char file[128], *text, *p;
+	unsigned long v = 0;
+	int k;
+
+	snprintf(file, sizeof(file), "/proc/sys/kernel/%s", sysctl);
+	text = nsenter_read(pid, file);
+	if (!text)
+		return ~0UL;
+	for (p = text, k = 0; k <= nth; k++)
+		v = strtoul(p, &p, 10);
+	free(text);
+	return v;
+}
+
+static json_object *ns_doc(json_object *doc, unsigned long inum)
+{
+	json_object *arr;
+	size_t i;
+
+	if (!doc || !json_object_object_get_ex(doc, "namespaces", &arr))
+		return NULL;
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+
+		if (juint(o, "ipcns") == inum)
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * Each row of a /proc/sysvipc table as nsenter read it has its object
+ * in @list of the namespace's document, with @col2 and @col3 (the
+ * table's columns, from 0) equal to @key2 and @key3; and no more.
+ */
+static void rows_equal(pid_t pid, json_object *ns, const char *table,
+		       const char *list, int col2, const char *key2,
+		       int col3, const char *key3, const char *check)
+{
+	char file[64], *text, *line, *save = NULL;
+	json_object *arr = NULL;
+	size_t rows = 0;
+	bool all = true;
+
+	snprintf(file, sizeof(file), "/proc/sysvipc/%s", table);
+	text = nsenter_read(pid, file);
+	if (!tap_ok(text != NULL, "%s.nsenter_read", check))
+		return;
+	json_object_object_get_ex(ns, list, &arr);
+	line = strtok_r(text, "\n", &save);	/* the header */
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		unsigned long long col[16] = { 0 };
+		char *p = line;
+		json_object *o;
+		int k;
+
+		for (k = 0; k < 16 && *p; k++)
+			col[k] = strtoull(p, &p, k == 2 ? 8 : 10);
+		rows++;
+		o = by_id(ns, list, (int)col[1]);
+		if (!o || jint(o, "key") != (int)col[0] ||
+		    juint(o, key2) != col[col2] ||
+		    juint(o, key3) != col[col3]) {
+			tap_diag("  %s: id %llu key %lld %s %llu %s %llu: "
+				 "not so in top", check, col[1],
+				 (long long)(int)col[0], key2, col[col2],
+				 key3, col[col3]);
+			all = false;
+		}
+	}
+	free(text);
+	tap_ok(all && rows > 0, "%s.rows_equal", check);
+	tap_is(arr ? (long long)json_object_array_length(arr) : -1,
+	       (long long)rows, "%s.no_more_rows", check);
+}
+
+static void check_ns(json_object *doc, const struct ns_child *c, int i,
+		     const char *what, bool limits)
+{
+	json_object *ns = ns_doc(doc, c->inum);
+	char check[64];
+
+	snprintf(check, sizeof(check), "%s.ns%d", what, i);
+	if (!tap_ok(ns != NULL, "%s.listed", check))
+		return;
+	tap_is(juint(ns, "shmmni"), nsenter_number(c->pid, "shmmni", 0),
+	       "%s.shmmni", check);
+	tap_is(juint(ns, "semmni"), nsenter_number(c->pid, "sem", 3),
+	       "%s.semmni", check);
+	tap_is(juint(ns, "msgmni"), nsenter_number(c->pid, "msgmni", 0),
+	       "%s.msgmni", check);
+	/* the namespace's own settings, not this one's */
+	tap_is(juint(ns, "shmmni"), 100 + i, "%s.shmmni_its_own", check);
+	tap_is(juint(ns, "segments"), i + 1, "%s.segments", check);
+	tap_str(jstr(ns, "owner"), i == 0 ? "docker:c0ffee00c0ff" : "",
+		"%s.owner", check);
+	if (limits) {
+		tap_is(juint(ns, "sem_sets"), 1, "%s.sem_sets", check);
+		tap_is(juint(ns, "msg_queues"), 1, "%s.msg_queues", check);
+		return;
+	}
+	/* key size nattch; key nsems; key cbytes qnum */
+	rows_equal(c->pid, ns, "shm", "shm", 3, "size", 6, "nattch", check);
+	rows_equal(c->pid, ns, "sem", "sem", 3, "nsems", 4, "owner_uid",
+		   check);
+	rows_equal(c->pid, ns, "msg", "msg", 3, "bytes", 4, "messages", check);
+	if (i == 0) {
+		json_object *seg = by_id(ns, "shm", 0);
+
+		tap_str(seg ? jstr(seg, "owner") : "", "docker:c0ffee00c0ff",
+			"%s.segment_owner", check);
+	}
+}
+
+static void test_all_namespaces(const char *m)
+{
+	char mode_arg[32];
+	const char *top[] = { "ipcwatch", "top", "-A", "-b", "--json", "-d",
+			      "1", mode_arg, NULL };
+	const char *limits[] = { "ipcwatch", "limits", "-A", "--json", NULL };
+	struct ns_child c[NNS] = { 0 };
+	struct ipcwatch_run r;
+	json_object *last = NULL, *arr;
+	char what[48];
+	bool gone_seen = false;
+	uint64_t deadline;
+	int i;
+
+	snprintf(mode_arg, sizeof(mode_arg), "--mode=%s", m);
+	if (!tap_ok(ns_children_start(c), "all_ns.%s.setup", m)) {
+		ns_children_stop(c);
+		return;
+	}
+	if (!strcmp(m, "fentry")) {
+		/* limits reads no events: once is enough */
+		tap_is(ipcwatch_exec(&r, limits, NULL, NULL), 0,
+		       "all_ns.limits.exits_0");
+		last = r.nevents == 1 ? r.events[0] : NULL;
+		tap_str(last ? jstr(last, "type") : "", "limits_all",
+			"all_ns.limits.one_document");
+		for (i = 0; i < NNS; i++)
+			check_ns(last, &c[i], i, "all_ns.limits", true);
+		ipcwatch_free(&r);
+	}
+	if (!tap_ok(ipcwatch_start(&r, top, NULL, NULL),
+		    "all_ns.%s.top_starts", m)) {
+		tap_diag("  %s", r.err);
+		ipcwatch_free(&r);
+		ns_children_stop(c);
+		return;
+	}
+	tap_ok(wait_docs(&r, 2), "all_ns.%s.refreshes", m);
+	/* namespace 2 torn down while watched: its last process killed */
+	kill(c[2].pid, SIGKILL);
+	reap(c[2].pid);
+	c[2].pid = 0;
+	deadline = mono_ms() + 30000;
+	while (!gone_seen && mono_ms() < deadline) {
+		FILE *f = fopen(r.out_path, "r");
+		char *line = NULL;
+		size_t cap = 0;
+
+		while (f && getline(&line, &cap, f) > 0)
+			if (strstr(line, "\"gone\":[{"))
+				gone_seen = true;
+		free(line);
+		if (f)
+			fclose(f);
+		usleep(200000);
+	}
+	ipcwatch_stop(&r);
+	tap_is(r.status, 0, "all_ns.%s.exits_cleanly", m);
+	/* the last document from before the teardown, and the last one */
+	for (i = r.nevents; i-- > 0;) {
+		json_object *doc = r.events[i];
+
+		if (ns_doc(doc, c[2].inum) &&
+		    json_object_object_get_ex(doc, "gone", &arr) &&
+		    json_object_array_length(arr) == 0) {
+			last = doc;
+			break;
+		}
+	}
+	tap_ok(last != NULL, "all_ns.%s.document_before_teardown", m);
+	snprintf(what, sizeof(what), "all_ns.%s", m);
+	for (i = 0; i < 2 && last; i++)
+		check_ns(last, &c[i], i, what, false);
+	tap_ok(last && juint(last, "count") >= NNS + 1,
+	       "all_ns.%s.own_and_init_listed_too", m);
+	last = r.nevents ? r.events[r.nevents - 1] : NULL;
+	arr = NULL;
+	if (last)
+		json_object_object_get_ex(last, "gone", &arr);
+	if (tap_ok(arr && json_object_array_length(arr) == 1,
+		   "all_ns.%s.teardown_reported", m)) {
+		json_object *g = json_object_array_get_idx(arr, 0);
+
+		tap_is(juint(g, "segments"), 3, "all_ns.%s.gone_segments", m);
+		tap_is(juint(g, "bytes"), (1 + 2 + 3) << 12,
+		       "all_ns.%s.gone_bytes", m);
+		tap_is(juint(g, "sem_sets"), 1, "all_ns.%s.gone_sem_sets", m);
+		tap_is(juint(g, "msg_queues"), 1, "all_ns.%s.gone_msg_queues",
+		       m);
+	}
+	tap_ok(last && !ns_doc(last, c[2].inum), "all_ns.%s.gone_not_listed",
+	       m);
+	ipcwatch_free(&r);
+	ns_children_stop(c);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -591,6 +928,9 @@ int main(void)
 	if (!on_kernel("stock"))
 		test_batch("tracepoint", true);
 	test_batch("fentry", false);
+	if (!on_kernel("stock"))
+		test_all_namespaces("tracepoint");
+	test_all_namespaces("fentry");
 	test_escaped_comm();
 	test_interactive();
 	return tap_done();
