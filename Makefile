@@ -80,7 +80,7 @@ CORE_SRCS  := user/units.c user/ipc_limits.c user/json_writer.c user/event.c \
 	      user/top_view.c user/policy.c user/metrics.c user/alerts.c \
 	      user/reaper.c user/notify.c user/clock.c user/hooks.c \
 	      user/policy_pins.c user/trust.c user/printable.c user/ipcns.c \
-	      user/cgroup_owner.c
+	      user/cgroup_owner.c user/ns_set.c
 APP_SRCS   := user/main.c user/collector.c user/cmd_events.c user/cmd_limits.c \
 	      user/cmd_top.c user/policy_bpf.c user/cmd_policy.c user/cmd_enforce.c \
 	      user/cmd_probe.c

@@ -23,6 +23,7 @@
 #include "collector.h"
 #include "commands.h"
 #include "json_writer.h"
+#include "ns_set.h"
 #include "state.h"
 #include "top_view.h"
 #include "units.h"
@@ -133,147 +134,6 @@ static const struct argp argp = {
 };
 
 static volatile sig_atomic_t stop;
-
-/* A namespace that went away while watched, and what it freed. */
-struct gone_ns {
-	uint32_t ipcns;
-	char owner[96];
-	uint64_t segments, bytes, sem_sets, msg_queues;
-	int64_t at;		/* wall clock */
-};
-
-/* The namespaces watched: one, or (-A) all, sorted by inode. */
-struct ns_set {
-	struct ipc_state **st;
-	size_t n;
-	bool all;
-	struct gone_ns gone[RECENT_MAX];	/* newest last */
-	size_t ngone;
-	uint64_t lost;
-};
-
-static struct ipc_state *ns_state(struct ns_set *set, uint32_t ipcns)
-{
-	size_t lo = 0, hi = set->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (set->st[mid]->ipcns == ipcns)
-			return set->st[mid];
-		if (set->st[mid]->ipcns < ipcns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Forget @i, reporting what its teardown freed. */
-static void ns_gone(struct ns_set *set, size_t i)
-{
-	struct ipc_state *st = set->st[i];
-	struct gone_ns *g;
-	size_t k;
-
-	if (set->ngone == RECENT_MAX) {
-		memmove(&set->gone[0], &set->gone[1],
-			(RECENT_MAX - 1) * sizeof(set->gone[0]));
-		set->ngone--;
-	}
-	g = &set->gone[set->ngone++];
-	memset(g, 0, sizeof(*g));
-	g->ipcns = st->ipcns;
-	snprintf(g->owner, sizeof(g->owner), "%s", st->id.label);
-	/* what its events said was freed, and what was left when it went */
-	g->segments = st->exit_freed_segs + st->nsegs;
-	g->bytes = st->exit_freed_bytes;
-	for (k = 0; k < st->nsegs; k++)
-		g->bytes += st->segs[k].row.size;
-	g->sem_sets = st->nsets;
-	g->msg_queues = st->nmsgs;
-	g->at = time(NULL);
-	state_free(st);
-	free(st);
-	memmove(&set->st[i], &set->st[i + 1],
-		(set->n - i - 1) * sizeof(set->st[0]));
-	set->n--;
-}
-
-static void ns_set_free(struct ns_set *set)
-{
-	while (set->n)
-		ns_gone(set, set->n - 1);
-	free(set->st);
-	set->st = NULL;
-}
-
-static int compare_state(const void *a, const void *b)
-{
-	const struct ipc_state *x = *(struct ipc_state *const *)a;
-	const struct ipc_state *y = *(struct ipc_state *const *)b;
-
-	return (x->ipcns > y->ipcns) - (x->ipcns < y->ipcns);
-}
-
-/*
- * -A: adopt the namespaces alive now. New ones are read whole; ones no
- * longer found are reported gone. 0, or -errno with @err set.
- */
-static int ns_sync(struct ns_set *set, char *err, size_t errlen)
-{
-	struct ipcns_list list;
-	struct ipc_state **bigger;
-	size_t i;
-	int ret = ipcns_discover(&list, err, errlen);
-
-	if (ret)
-		return ret;
-	for (i = set->n; i-- > 0;) {
-		const struct ipcns *ns = ipcns_find(&list, set->st[i]->ipcns);
-
-		if (!ns)
-			ns_gone(set, i);
-		else
-			set->st[i]->ns = *ns;	/* members change */
-	}
-	bigger = realloc(set->st, (set->n + list.n + 1) * sizeof(*bigger));
-	if (!bigger) {
-		ipcns_list_free(&list);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	set->st = bigger;
-	for (i = 0; i < list.n; i++) {
-		struct ipc_state *st;
-
-		if (ns_state(set, list.ns[i].inum))
-			continue;
-		st = calloc(1, sizeof(*st));
-		if (!st) {
-			ret = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-			break;
-		}
-		state_init(st, list.ns[i].inum);
-		state_set_ns(st, &list.ns[i]);
-		ret = state_snapshot(st, err, errlen);
-		if (ret) {
-			state_free(st);
-			free(st);
-			/* gone between finding and reading: never there */
-			if (ret == -ESRCH) {
-				ret = 0;
-				continue;
-			}
-			break;
-		}
-		set->st[set->n++] = st;
-		qsort(set->st, set->n, sizeof(*set->st), compare_state);
-	}
-	ipcns_list_free(&list);
-	return ret;
-}
 
 static void on_signal(int sig)
 {
@@ -627,17 +487,11 @@ int cmd_top(int argc, char **argv)
 	}
 	set.all = a.all;
 	if (!a.all) {
-		own = calloc(1, sizeof(*own));
-		set.st = calloc(1, sizeof(*set.st));
-		if (!own || !set.st) {
-			free(own);
-			free(set.st);
+		if (ns_set_own(&set)) {
 			cli_fail("top", "out of memory");
 			return 1;
 		}
-		state_init(own, own_ipcns());
-		set.st[0] = own;
-		set.n = 1;
+		own = set.st[0];
 		/* only this namespace: the tables show no other */
 		a.collect.ipcns = own->ipcns;
 	}
