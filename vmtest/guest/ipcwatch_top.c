@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sched.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
@@ -921,6 +922,76 @@ static void test_all_namespaces(const char *m)
 	ns_children_stop(c);
 }
 
+/*
+ * Namespaces no process is in any more: one kept by an nsfs bind mount,
+ * one by a descriptor this process holds. limits -A finds both, reads
+ * both in themselves; unmounted and closed, they are gone.
+ */
+static void test_kept_namespaces(void)
+{
+	const char *limits[] = { "ipcwatch", "limits", "-A", "--json", NULL };
+	const char *mnt = "/run/ipcwatch-kept-ns";
+	struct ipcwatch_run r;
+	struct ns_child c[NNS + 2] = { 0 };
+	json_object *doc, *ns;
+	char path[64];
+	int i, fd, fds[2];
+	char ch;
+
+	for (i = NNS; i < NNS + 2; i++) {
+		struct stat st;
+
+		if (pipe(fds))
+			return;
+		c[i].pid = fork();
+		if (c[i].pid == 0) {
+			close(fds[0]);
+			ns_child_run(i, fds[1]);
+		}
+		close(fds[1]);
+		if (!tap_ok(read(fds[0], &ch, 1) == 1, "kept_ns.setup_%d", i))
+			return;
+		close(fds[0]);
+		snprintf(path, sizeof(path), "/proc/%d/ns/ipc", c[i].pid);
+		stat(path, &st);
+		c[i].inum = st.st_ino;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", c[NNS].pid);
+	close(open(mnt, O_CREAT | O_WRONLY, 0600));
+	tap_is(mount(path, mnt, NULL, MS_BIND, NULL), 0, "kept_ns.bind_mount");
+	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", c[NNS + 1].pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	tap_ok(fd >= 0, "kept_ns.descriptor_open");
+	for (i = NNS; i < NNS + 2; i++) {
+		kill(c[i].pid, SIGKILL);
+		reap(c[i].pid);
+	}
+	tap_is(ipcwatch_exec(&r, limits, NULL, NULL), 0, "kept_ns.exits_0");
+	doc = r.nevents == 1 ? r.events[0] : NULL;
+	ns = ns_doc(doc, c[NNS].inum);
+	if (tap_ok(ns != NULL, "kept_ns.mount.listed")) {
+		tap_str(jstr(ns, "reached_via"), "mount", "kept_ns.mount.via");
+		tap_is(jint(ns, "processes"), 0, "kept_ns.mount.no_process");
+		tap_is(jint(ns, "segments"), NNS + 1, "kept_ns.mount.segments");
+		tap_is(jint(ns, "shmmni"), 100 + NNS, "kept_ns.mount.shmmni");
+	}
+	ns = ns_doc(doc, c[NNS + 1].inum);
+	if (tap_ok(ns != NULL, "kept_ns.fd.listed")) {
+		tap_str(jstr(ns, "reached_via"), "descriptor", "kept_ns.fd.via");
+		tap_is(jint(ns, "pid"), getpid(), "kept_ns.fd.holder");
+		tap_is(jint(ns, "segments"), NNS + 2, "kept_ns.fd.segments");
+	}
+	ipcwatch_free(&r);
+	umount(mnt);
+	unlink(mnt);
+	close(fd);
+	tap_is(ipcwatch_exec(&r, limits, NULL, NULL), 0, "kept_ns.again_exits_0");
+	doc = r.nevents == 1 ? r.events[0] : NULL;
+	tap_ok(doc && !ns_doc(doc, c[NNS].inum) && !ns_doc(doc, c[NNS + 1].inum),
+	       "kept_ns.released_not_listed");
+	ipcwatch_free(&r);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -931,6 +1002,7 @@ int main(void)
 	if (!on_kernel("stock"))
 		test_all_namespaces("tracepoint");
 	test_all_namespaces("fentry");
+	test_kept_namespaces();
 	test_escaped_comm();
 	test_interactive();
 	return tap_done();
