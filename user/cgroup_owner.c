@@ -145,7 +145,7 @@ const char *cgroup_owner_label(const struct cgroup_owner *o, char *buf,
 	return buf;
 }
 
-int process_cgroup(int pid, char *path, size_t len)
+int process_cgroup_path(int pid, char *path, size_t len)
 {
 	char file[256], line[4096];
 	FILE *f;

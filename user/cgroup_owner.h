@@ -31,6 +31,6 @@ const char *cgroup_owner_label(const struct cgroup_owner *o, char *buf,
  * The cgroup v2 path of @pid from <proc root>/<pid>/cgroup: 0, or
  * -errno (gone, or a cgroup v1 only host).
  */
-int process_cgroup(int pid, char *path, size_t len);
+int process_cgroup_path(int pid, char *path, size_t len);
 
 #endif

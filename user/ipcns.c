@@ -443,57 +443,60 @@ bad:
 	return -EPROTO;
 }
 
+/* In the child: enter @ns, or -errno with @err set. */
+static int enter(const struct ipcns *ns, char *err, size_t errlen)
+{
+	struct stat st;
+	int nsfd, ret = 0;
+
+	nsfd = open(ns->path, O_RDONLY | O_CLOEXEC);
+	if (nsfd < 0) {
+		ret = errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
+		snprintf(err, errlen, "IPC namespace %u: %.160s: %s",
+			 ns->inum, ns->path, strerror(errno));
+		return ret;
+	}
+	/* the path may now name another namespace (a pid reused) */
+	if (fstat(nsfd, &st) || st.st_ino != ns->inum) {
+		snprintf(err, errlen, "IPC namespace %u is gone", ns->inum);
+		ret = -ESRCH;
+	} else if (setns(nsfd, CLONE_NEWIPC)) {
+		ret = -errno;
+		snprintf(err, errlen, "entering IPC namespace %u: %s%s",
+			 ns->inum, strerror(errno),
+			 errno == EPERM ? " (needs CAP_SYS_ADMIN)" : "");
+	}
+	close(nsfd);
+	return ret;
+}
+
 /* In the child: enter @ns and answer on @fd. Never returns. */
 static void child_read(const struct ipcns *ns, unsigned int what, int fd)
 {
 	struct ipcns_tables t = { 0 };
 	char err[256] = "";
-	struct stat st;
-	int nsfd, ret;
+	int ret = enter(ns, err, sizeof(err));
 
-	nsfd = open(ns->path, O_RDONLY | O_CLOEXEC);
-	if (nsfd < 0) {
-		ret = errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
-		snprintf(err, sizeof(err), "IPC namespace %u: %.160s: %s",
-			 ns->inum, ns->path, strerror(errno));
-		goto answer;
-	}
-	/* the path may now name another namespace (a pid reused) */
-	if (fstat(nsfd, &st) || st.st_ino != ns->inum) {
-		ret = -ESRCH;
-		snprintf(err, sizeof(err), "IPC namespace %u is gone",
-			 ns->inum);
-		goto answer;
-	}
-	if (setns(nsfd, CLONE_NEWIPC)) {
-		ret = -errno;
-		snprintf(err, sizeof(err),
-			 "entering IPC namespace %u: %s%s", ns->inum,
-			 strerror(errno),
-			 errno == EPERM ? " (needs CAP_SYS_ADMIN)" : "");
-		goto answer;
-	}
-	ret = read_here(what, &t, err, sizeof(err));
-	if (ret) {
-		char inner[256];
+	if (!ret) {
+		ret = read_here(what, &t, err, sizeof(err));
+		if (ret) {
+			char inner[256];
 
-		snprintf(inner, sizeof(inner), "%s", err);
-		snprintf(err, sizeof(err), "IPC namespace %u: %.200s",
-			 ns->inum, inner);
+			snprintf(inner, sizeof(inner), "%s", err);
+			snprintf(err, sizeof(err), "IPC namespace %u: %.200s",
+				 ns->inum, inner);
+		}
 	}
-answer:
 	send_tables(fd, &t, ret, err);
 	_exit(0);
 }
 
-int ipcns_read(const struct ipcns *ns, unsigned int what,
-	       struct ipcns_tables *t, char *err, size_t errlen)
+/* fork() with a pipe from the child: its pid, or -errno with @err set. */
+static pid_t fork_reader(int *rfd, int *wfd, char *err, size_t errlen)
 {
-	int fds[2], status, ret;
+	int fds[2], ret;
 	pid_t pid;
 
-	if (!ns || ns->own)
-		return read_here(what, t, err, errlen);
 	if (pipe2(fds, O_CLOEXEC)) {
 		ret = -errno;
 		snprintf(err, errlen, "pipe: %s", strerror(-ret));
@@ -507,15 +510,82 @@ int ipcns_read(const struct ipcns *ns, unsigned int what,
 		snprintf(err, errlen, "fork: %s", strerror(-ret));
 		return ret;
 	}
-	if (pid == 0) {
+	if (pid == 0)
 		close(fds[0]);
-		child_read(ns, what, fds[1]);
-	}
-	close(fds[1]);
-	ret = receive_tables(fds[0], t, err, errlen);
-	close(fds[0]);
+	else
+		close(fds[1]);
+	*rfd = fds[0];
+	*wfd = fds[1];
+	return pid;
+}
+
+static void reap_reader(pid_t pid)
+{
+	int status;
+
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+}
+
+int ipcns_call(const struct ipcns *ns, ipcns_fn fn, void *arg, void *out,
+	       size_t outlen, char *err, size_t errlen)
+{
+	int rfd, wfd, ret;
+	char msg[256] = "";
+	pid_t pid;
+
+	if (!ns || ns->own)
+		return fn(arg, out);
+	pid = fork_reader(&rfd, &wfd, err, errlen);
+	if (pid < 0)
+		return pid;
+	if (pid == 0) {
+		int32_t r = enter(ns, msg, sizeof(msg));
+
+		if (!r)
+			r = fn(arg, out);
+		if (!write_all(wfd, &r, sizeof(r)) &&
+		    !write_all(wfd, msg, sizeof(msg)))
+			write_all(wfd, out, outlen);
+		_exit(0);
+	}
+	{
+		int32_t r;
+
+		if (read_all(rfd, &r, sizeof(r)) ||
+		    read_all(rfd, msg, sizeof(msg)) ||
+		    read_all(rfd, out, outlen)) {
+			snprintf(err, errlen,
+				 "IPC namespace %u: the helper died", ns->inum);
+			ret = -EPIPE;
+		} else {
+			msg[sizeof(msg) - 1] = '\0';
+			if (msg[0])
+				snprintf(err, errlen, "%s", msg);
+			ret = r;
+		}
+	}
+	close(rfd);
+	reap_reader(pid);
+	return ret;
+}
+
+int ipcns_read(const struct ipcns *ns, unsigned int what,
+	       struct ipcns_tables *t, char *err, size_t errlen)
+{
+	int rfd, wfd, ret;
+	pid_t pid;
+
+	if (!ns || ns->own)
+		return read_here(what, t, err, errlen);
+	pid = fork_reader(&rfd, &wfd, err, errlen);
+	if (pid < 0)
+		return pid;
+	if (pid == 0)
+		child_read(ns, what, wfd);
+	ret = receive_tables(rfd, t, err, errlen);
+	close(rfd);
+	reap_reader(pid);
 	if (ret == -EPIPE || ret == -EPROTO)
 		snprintf(err, errlen,
 			 "IPC namespace %u: the reader died or answered "
@@ -540,7 +610,7 @@ void ipcns_identify(const struct ipcns *ns, struct ipcns_identity *id)
 {
 	memset(id, 0, sizeof(*id));
 	if (ns->via == IPCNS_VIA_MOUNT || ns->pid <= 0 ||
-	    process_cgroup(ns->pid, id->cgroup, sizeof(id->cgroup)))
+	    process_cgroup_path(ns->pid, id->cgroup, sizeof(id->cgroup)))
 		id->cgroup[0] = '\0';
 	cgroup_owner_parse(id->cgroup, &id->owner);
 	cgroup_owner_label(&id->owner, id->label, sizeof(id->label));

@@ -83,6 +83,17 @@ int ipcns_read(const struct ipcns *ns, unsigned int what,
 	       struct ipcns_tables *t, char *err, size_t errlen);
 void ipcns_tables_free(struct ipcns_tables *t);
 
+/* Runs inside a namespace: fills @out, returns 0 or -errno (or > 0). */
+typedef int (*ipcns_fn)(void *arg, void *out);
+
+/*
+ * @fn(@arg, @out) inside @ns (NULL or the caller's own: here), by the
+ * same setns() child; @out (@outlen bytes) comes back filled. Its
+ * return value, or -errno of entering with @err set (-ESRCH: gone).
+ */
+int ipcns_call(const struct ipcns *ns, ipcns_fn fn, void *arg, void *out,
+	       size_t outlen, char *err, size_t errlen);
+
 
 #include "cgroup_owner.h"
 

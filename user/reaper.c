@@ -1,12 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "reaper.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
+#include "ipcns.h"
 #include "sysvipc.h"
+
+/* The namespace of @st to run a check in: NULL for this process's. */
+static const struct ipcns *ns_of(const struct ipc_state *st)
+{
+	return st->foreign ? &st->ns : NULL;
+}
+
+static int stat_here(void *arg, void *out)
+{
+	return shmctl(*(int *)arg, IPC_STAT, out) < 0 ? -errno : 0;
+}
+
+/* IPC_STAT of @id in @st's namespace: 0 or -errno. */
+static int shm_stat_in(const struct ipc_state *st, int id,
+		       struct shmid_ds *ds)
+{
+	char err[256];
+
+	return ipcns_call(ns_of(st), stat_here, &id, ds, sizeof(*ds), err,
+			  sizeof(err));
+}
 
 static struct orphan *find(struct reaper *rp, int id)
 {
@@ -24,8 +47,8 @@ static struct orphan *find(struct reaper *rp, int id)
  * learns a segment from its creation event, and its ctime is when the
  * event was read, which is a later second when reading lags.
  */
-static struct orphan *track(struct reaper *rp, const struct seg *s,
-			    int rule, uint64_t now_ns)
+static struct orphan *track(struct reaper *rp, const struct ipc_state *st,
+			    const struct seg *s, int rule, uint64_t now_ns)
 {
 	struct orphan *o = find(rp, s->row.id);
 	struct shmid_ds ds;
@@ -37,7 +60,7 @@ static struct orphan *track(struct reaper *rp, const struct seg *s,
 	if (o && o->rule != -1)
 		return o;
 	/* gone already: nothing to track */
-	if (shmctl(s->row.id, IPC_STAT, &ds) < 0)
+	if (shm_stat_in(st, s->row.id, &ds))
 		return NULL;
 	if (!o) {
 		if (rp->n == rp->cap) {
@@ -74,6 +97,20 @@ static bool still_the_orphan(const struct orphan *o)
 	       !process_alive_since(ds.shm_cpid, ds.shm_ctime);
 }
 
+/*
+ * In the segment's namespace: the check and the removal, back to back.
+ * 0 removed, 1 changed (left alone), -errno.
+ */
+static int rmid_here(void *arg, void *out)
+{
+	const struct orphan *o = arg;
+
+	(void)out;
+	if (!still_the_orphan(o))
+		return 1;
+	return shmctl(o->id, IPC_RMID, NULL) < 0 ? -errno : 0;
+}
+
 void reaper_tick(struct reaper *rp, struct ipc_state *st,
 		 const struct policy *p, uint64_t now_ns, seg_record_fn record,
 		 reaped_fn fn, void *ctx)
@@ -87,7 +124,8 @@ void reaper_tick(struct reaper *rp, struct ipc_state *st,
 		const struct policy_rule *r;
 		struct seg_record rec;
 		struct orphan *o;
-		int rule;
+		char err[256];
+		int rule, ret, unused = 0;
 
 		if (!seg_orphaned(s) || seg_dest(s))
 			continue;
@@ -98,18 +136,20 @@ void reaper_tick(struct reaper *rp, struct ipc_state *st,
 		if (rule < 0 || rule >= p->nrules || !p->rules[rule].rmid_forced)
 			continue;
 		r = &p->rules[rule];
-		o = track(rp, s, rule, now_ns);
+		o = track(rp, st, s, rule, now_ns);
 		if (!o)
 			continue;
 		o->rule = rule;
 		if (now_ns - o->since_ns < r->rmid_grace_s * 1000000000ULL)
 			continue;
-		if (!still_the_orphan(o)) {
+		ret = ipcns_call(ns_of(st), rmid_here, o, &unused,
+				 sizeof(unused), err, sizeof(err));
+		if (ret == 1) {
 			rp->skipped_changed++;
 			o->rule = -2;
 			continue;
 		}
-		if (shmctl(o->id, IPC_RMID, NULL) == 0) {
+		if (ret == 0) {
 			rp->removed++;
 			rp->removed_bytes += s->row.size;
 			fn(s, r, ctx);

@@ -39,7 +39,8 @@ typedef void (*reaped_fn)(const struct seg *s, const struct policy_rule *r,
 			  void *ctx);
 
 /*
- * Look at every segment of @st: remove the orphans whose grace is over.
+ * Look at every segment of @st: remove the orphans whose grace is over,
+ * checked and removed in @st's namespace (ipcns_call()).
  * The rule of a segment is the one its record names (@record): a
  * segment without a record is never removed.
  */

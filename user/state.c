@@ -152,7 +152,7 @@ static uint64_t live_cgroup(struct ipc_state *st, int pid)
 	struct stat sb;
 	size_t i;
 
-	if (process_cgroup(pid, path, sizeof(path)))
+	if (process_cgroup_path(pid, path, sizeof(path)))
 		return 0;
 	snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", path);
 	if (stat(dir, &sb))
