@@ -311,10 +311,25 @@ void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
 		for (n = 0, asleep = 0; r->values_known && n < r->nsems; n++)
 			asleep += r->ncnt[n] + r->zcnt[n];
 		if (asleep > known) {
-			snprintf(line, sizeof(line),
-				 "%-10s %d more task%s asleep since before "
-				 "ipcwatch started", "", asleep - known,
-				 asleep - known > 1 ? "s" : "");
+			size_t len = (size_t)snprintf(
+				line, sizeof(line),
+				"%-10s %d more task%s asleep since before "
+				"ipcwatch started", "", asleep - known,
+				asleep - known > 1 ? "s" : "");
+
+			/* their operations are unknown; who holds is not */
+			for (n = 0; n < r->nsems && len < sizeof(line); n++) {
+				struct sem_waiter on = { .sem_num = n };
+				char holder[96];
+
+				if (!r->ncnt[n] && !r->zcnt[n])
+					continue;
+				last_operator(r, &on, holder, sizeof(holder));
+				len += (size_t)snprintf(line + len,
+							sizeof(line) - len,
+							"; on #%d %s", n,
+							holder);
+			}
 			emit(ctx, line, false);
 		}
 	}

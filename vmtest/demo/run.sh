@@ -27,6 +27,21 @@ kill -INT $!
 wait $!
 echo "--- ipcwatch limits:"
 ipcwatch limits | sed -n '/HAZARDS/,$p'
+echo "--- two containers, each in an IPC namespace of its own, and ipcwatch top -A:"
+slice=/sys/fs/cgroup/system.slice
+docker=$slice/docker-4f1d8e2c9b7a60355e21c8d0f4a9b6e7c3d2a1f0e9b8c7d6a5f4e3d2c1b0a998.scope
+mkdir -p "$docker" $slice/postgresql@15-main.service
+sh -c 'echo $$ > '"$docker"'/cgroup.procs; exec unshare -i workload --live' \
+	> /dev/null &
+c1=$!
+sh -c 'echo $$ > '"$slice"'/postgresql@15-main.service/cgroup.procs
+	exec unshare -i sh -c "echo 256 > /proc/sys/kernel/shmmni; exec workload --live"' \
+	> /dev/null &
+c2=$!
+sleep 3
+ipcwatch top -A -b -n 1 -s size -r
+kill $c1 $c2
+wait $c1 $c2 2>/dev/null
 workload --live &
 sleep 2
 if [ "$IPCWATCH_INTERACTIVE" = 1 ]; then

@@ -324,8 +324,39 @@ static void check_against_truth(json_object *doc, const struct workload *w)
 				 jint(wt, "index") == 0 && jint(wt, "nsops") == 2;
 		}
 		tap_is(found, 3, "%s.waiters_with_their_operation", mode);
+		/* each waiter's likely holder: the semaphore's GETPID */
+		found = 0;
+		for (k = 0; k < json_object_array_length(waiters); k++) {
+			char path[64], comm[32] = "";
+			int pid;
+			FILE *f;
+
+			wt = json_object_array_get_idx(waiters, k);
+			pid = semctl(w->semset, (int)jint(wt, "sem_num"),
+				     GETPID);
+			snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+			f = fopen(path, "r");
+			if (f) {
+				if (fgets(comm, sizeof(comm), f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+			if (jint(wt, "last_operator_pid") == pid &&
+			    !strcmp(jstr(wt, "last_operator_comm"), comm) &&
+			    (jint(wt, "last_operator_alive") == 1) == !!comm[0])
+				found++;
+			else
+				tap_diag("  waiter %lld: last operator %lld (%s), "
+					 "GETPID %d (%s)", jint(wt, "pid"),
+					 jint(wt, "last_operator_pid"),
+					 jstr(wt, "last_operator_comm"), pid,
+					 comm);
+		}
+		tap_ok(found == (int)json_object_array_length(waiters) &&
+		       found >= 3, "%s.waiters_last_operator", mode);
 	} else {
 		tap_ok(false, "%s.waiters_with_their_operation", mode);
+		tap_ok(false, "%s.waiters_last_operator", mode);
 	}
 	tap_ok(strstr(json_object_to_json_string(doc), "\"too_small\"") !=
 	       NULL, "%s.recent_refusal_listed", mode);
