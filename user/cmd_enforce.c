@@ -31,6 +31,7 @@
 #include "event.h"
 #include "metrics.h"
 #include "notify.h"
+#include "ns_set.h"
 #include "policy.h"
 #include "policy_bpf.h"
 #include "policy_pins.h"
@@ -38,6 +39,7 @@
 #include "state.h"
 #include "sysvipc.h"
 #include "trust.h"
+#include "units.h"
 
 
 struct enforce_args {
@@ -51,6 +53,7 @@ struct enforce_args {
 	double resync_s;
 	enum ipcw_mode mode;
 	uint32_t max_owners;
+	size_t metrics_max_ns;
 	const char *pin_dir;
 	bool stop;
 	bool verbose;
@@ -69,9 +72,10 @@ struct daemon {
 	struct policy *policy;
 	struct enforcer *enforcer;
 	struct collector *collector;
-	struct ipc_state st;
-	struct reaper reaper;
-	struct alerts alerts;
+	/* every IPC namespace on the host, a state each (ns_set.c) */
+	struct ns_set set;
+	struct ipc_state *cur;		/* the one tick() is at */
+	uint64_t mem_total;		/* the host's, for % in the policy */
 	struct notifier notify;
 	struct metrics_server *http;
 	struct rule_tally tally[POLICY_MAX_RULES * 4];
@@ -87,7 +91,8 @@ struct daemon {
 
 enum { OPT_JSON = 0x100, OPT_ALERT_EXEC, OPT_METRICS_FILE,
        OPT_METRICS_LISTEN, OPT_INTERVAL, OPT_RESYNC, OPT_MODE,
-       OPT_MAX_OWNERS, OPT_PIN_DIR, OPT_STOP, OPT_ALERT_TIMEOUT };
+       OPT_MAX_OWNERS, OPT_PIN_DIR, OPT_STOP, OPT_ALERT_TIMEOUT,
+       OPT_METRICS_MAX_NS };
 
 static const struct argp_option options[] = {
 	{ "config", 'c', "FILE", 0, "The policy file (required)", 0 },
@@ -103,6 +108,9 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "metrics-listen", OPT_METRICS_LISTEN, "[ADDR]:PORT", 0,
 	  "Serve HTTP /metrics on ADDR:PORT (no ADDR: 127.0.0.1)", 0 },
+	{ "metrics-max-namespaces", OPT_METRICS_MAX_NS, "N", 0,
+	  "Series of their own for the N IPC namespaces with the most shared "
+	  "memory (default 64); the others are summed as ipcns=\"other\"", 0 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0,
 	  "How often to reap, check alerts and write metrics (default 1)", 0 },
 	{ "resync", OPT_RESYNC, "SECONDS", 0,
@@ -157,6 +165,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "--metrics-listen '%s': expected ADDR:PORT "
 				   "or :PORT", arg);
 		a->metrics_listen = arg;
+		break;
+	case OPT_METRICS_MAX_NS:
+		a->metrics_max_ns = (size_t)cli_number(state,
+			"metrics-max-namespaces", arg, 1, 100000);
 		break;
 	case OPT_INTERVAL:
 		a->interval_s = cli_seconds(state, "interval", arg);
@@ -242,7 +254,7 @@ static bool segment_record(const struct seg *s, struct seg_record *out,
 	struct daemon *d = ctx;
 	struct ipcw_charge c;
 
-	if (enforcer_segment(d->enforcer, d->st.ipcns, s->row.id, &c) ||
+	if (enforcer_segment(d->enforcer, d->cur->ipcns, s->row.id, &c) ||
 	    c.size != s->row.size)
 		return false;
 	out->rule = policy_rule_by_id(d->policy, c.rule_id);
@@ -253,9 +265,42 @@ static bool segment_record(const struct seg *s, struct seg_record *out,
 static int on_event(const struct ipcw_event *e, void *ctx)
 {
 	struct daemon *d = ctx;
+	struct ipc_state *st = ns_state(&d->set, e->ipcns);
 
-	state_apply(&d->st, e);
+	/* a namespace not adopted yet is read whole when it is */
+	if (st)
+		state_apply(st, e);
 	return 0;
+}
+
+/* What the daemon keeps per namespace: its orphans and its alerts. */
+struct ns_watch {
+	struct reaper reaper;
+	struct alerts alerts;
+};
+
+static struct ns_watch *watch_of(struct ipc_state *st)
+{
+	if (!st->user)
+		st->user = calloc(1, sizeof(struct ns_watch));
+	return st->user;
+}
+
+/* A namespace's state goes: its teardown is logged with what it freed. */
+static void on_ns_release(struct ipc_state *st, const struct gone_ns *g,
+			  void *ctx)
+{
+	struct daemon *d = ctx;
+	struct ns_watch *w = st->user;
+
+	if (w) {
+		reaper_free(&w->reaper);
+		alerts_free(&w->alerts);
+		free(w);
+		st->user = NULL;
+	}
+	if (g)
+		notify_ns_gone(&d->notify, g);
 }
 
 static void on_reaped(const struct seg *s, const struct policy_rule *r,
@@ -266,7 +311,7 @@ static void on_reaped(const struct seg *s, const struct policy_rule *r,
 
 	t->reaped++;
 	t->reaped_bytes += s->row.size;
-	notify_reaped(&d->notify, s, r);
+	notify_reaped(&d->notify, d->cur->ipcns, s, r);
 }
 
 static void on_alert(enum alert_kind kind, const struct policy_rule *r,
@@ -276,7 +321,7 @@ static void on_alert(enum alert_kind kind, const struct policy_rule *r,
 	struct daemon *d = ctx;
 
 	tally(d, r->name)->alerts[kind]++;
-	notify_alert(&d->notify, kind, r, d->st.ipcns, scope, owner, id,
+	notify_alert(&d->notify, kind, r, d->cur->ipcns, scope, owner, id,
 		     bytes, threshold);
 }
 
@@ -295,7 +340,7 @@ static void do_reload(struct daemon *d)
 	if (!fresh)
 		return;
 	if (trust_file(d->args->config, false, err, sizeof(err)) ||
-	    policy_load(d->args->config, d->st.limits.mem_total, fresh, err,
+	    policy_load(d->args->config, d->mem_total, fresh, err,
 			sizeof(err)) ||
 	    enforcer_set_policy(d->enforcer, fresh, err, sizeof(err))) {
 		d->reloads_failed++;
@@ -336,60 +381,161 @@ static void emit_owner(uint64_t owner, int64_t bytes, int64_t segments,
 		       "scope", o->scope, "owner", id, NULL);
 }
 
+/* One namespace's figures, for the per-namespace families. */
+struct ns_metrics {
+	char ns[16];
+	char container[96];
+	uint64_t segments, bytes, pages, orphans, orphan_bytes;
+	uint64_t shmmax, shmall, shmmni, sem_sets, sems, msg_queues;
+	uint64_t corrections;
+	uint64_t refused[IPCW_CREATE_REASON_MAX];
+};
+
+enum ns_field {
+	NSF_SEGMENTS, NSF_BYTES, NSF_PAGES, NSF_ORPHANS, NSF_ORPHAN_BYTES,
+	NSF_SHMMAX, NSF_SHMALL, NSF_SHMMNI, NSF_SEM_SETS, NSF_SEMS,
+	NSF_MSG_QUEUES,
+};
+
+struct ns_family {
+	const char *name;
+	const char *help;
+	enum ns_field field;
+	bool summed;		/* a count: namespaces past the bound add up */
+	bool counter;
+};
+
+static const struct ns_family ns_families[] = {
+	{ "ipcwatch_shm_segments", "System V shared memory segments",
+	  NSF_SEGMENTS, true, false },
+	{ "ipcwatch_shm_bytes", "Bytes in System V shared memory segments",
+	  NSF_BYTES, true, false },
+	{ "ipcwatch_shm_pages",
+	  "Pages counted against kernel.shmall (shm_tot)", NSF_PAGES, true,
+	  false },
+	{ "ipcwatch_shm_orphaned_segments",
+	  "Segments whose creator is gone with nothing attached",
+	  NSF_ORPHANS, true, false },
+	{ "ipcwatch_shm_orphaned_bytes", "Bytes in orphaned segments",
+	  NSF_ORPHAN_BYTES, true, false },
+	{ "ipcwatch_shmmax_bytes", "kernel.shmmax", NSF_SHMMAX, false, false },
+	{ "ipcwatch_shmall_pages", "kernel.shmall", NSF_SHMALL, false, false },
+	{ "ipcwatch_shmmni", "kernel.shmmni", NSF_SHMMNI, false, false },
+	{ "ipcwatch_sem_sets", "System V semaphore sets", NSF_SEM_SETS, true,
+	  false },
+	{ "ipcwatch_semaphores", "System V semaphores in all sets", NSF_SEMS,
+	  true, false },
+	{ "ipcwatch_msg_queues", "System V message queues", NSF_MSG_QUEUES,
+	  true, false },
+};
+
+static double ns_value(const struct ns_metrics *v, enum ns_field f)
+{
+	const uint64_t x[] = {
+		[NSF_SEGMENTS] = v->segments, [NSF_BYTES] = v->bytes,
+		[NSF_PAGES] = v->pages, [NSF_ORPHANS] = v->orphans,
+		[NSF_ORPHAN_BYTES] = v->orphan_bytes,
+		[NSF_SHMMAX] = v->shmmax, [NSF_SHMALL] = v->shmall,
+		[NSF_SHMMNI] = v->shmmni, [NSF_SEM_SETS] = v->sem_sets,
+		[NSF_SEMS] = v->sems, [NSF_MSG_QUEUES] = v->msg_queues,
+	};
+
+	return (double)x[f];
+}
+
+static void ns_metrics_of(const struct ipc_state *st, struct ns_metrics *v)
+{
+	size_t i;
+
+	snprintf(v->ns, sizeof(v->ns), "%u", st->ipcns);
+	snprintf(v->container, sizeof(v->container), "%s", st->id.label);
+	v->segments = st->nsegs;
+	for (i = 0; i < st->nsegs; i++)
+		v->bytes += st->segs[i].row.size;
+	v->pages = st->usage.shm_tot;
+	state_orphans(st, &v->orphans, &v->orphan_bytes);
+	v->shmmax = st->limits.shmmax;
+	v->shmall = st->limits.shmall;
+	v->shmmni = st->limits.shmmni;
+	v->sem_sets = st->nsets;
+	v->sems = st->usage.sems;
+	v->msg_queues = st->nmsgs;
+	v->corrections = st->corrections;
+	memcpy(v->refused, st->refused_total, sizeof(v->refused));
+}
+
+static void ns_metrics_add(struct ns_metrics *sum, const struct ns_metrics *v)
+{
+	int k;
+
+	sum->segments += v->segments;
+	sum->bytes += v->bytes;
+	sum->pages += v->pages;
+	sum->orphans += v->orphans;
+	sum->orphan_bytes += v->orphan_bytes;
+	sum->sem_sets += v->sem_sets;
+	sum->sems += v->sems;
+	sum->msg_queues += v->msg_queues;
+	sum->corrections += v->corrections;
+	for (k = 0; k < IPCW_CREATE_REASON_MAX; k++)
+		sum->refused[k] += v->refused[k];
+}
+
 static char *render_metrics(struct daemon *d)
 {
 	static const char *const scopes[] = { "uid", "gid", "cgroup", "ipcns" };
 	static const char *const actions[] = { "audited", "denied" };
-	struct ipc_state *st = &d->st;
+	size_t nns = d->set.n, shown, r, j;
+	struct ns_metrics *v = calloc(nns + 1, sizeof(*v));
+	size_t *order = calloc(nns + 1, sizeof(*order));
+	uint64_t *bytes = calloc(nns + 1, sizeof(*bytes));
+	struct ns_metrics *other;
 	struct metrics_buf m;
 	struct owner_emit o;
-	uint64_t orphans, orphan_bytes;
-	char ns[16];
 	int i, k, e, s;
-	size_t r;
 
-	if (metrics_begin(&m))
+	if (!v || !order || !bytes || metrics_begin(&m)) {
+		free(v);
+		free(order);
+		free(bytes);
 		return NULL;
-	snprintf(ns, sizeof(ns), "%u", st->ipcns);
-	state_orphans(st, &orphans, &orphan_bytes);
+	}
+	for (r = 0; r < nns; r++) {
+		ns_metrics_of(d->set.st[r], &v[r]);
+		bytes[r] = v[r].bytes;
+	}
+	/* a bound on the series: the largest namespaces, the rest summed */
+	shown = metrics_ns_order(bytes, nns, d->args->metrics_max_ns, order);
+	other = &v[nns];
+	snprintf(other->ns, sizeof(other->ns), "other");
+	for (r = shown; r < nns; r++)
+		ns_metrics_add(other, &v[order[r]]);
 
 	metrics_family(&m, "ipcwatch_info", "gauge",
 		       "ipcwatch version and event mode");
 	metrics_sample(&m, 1, "version", IPCWATCH_VERSION, "mode",
 		       mode_name(collector_mode(d->collector)), NULL);
-	metrics_family(&m, "ipcwatch_shm_segments", "gauge",
-		       "System V shared memory segments");
-	metrics_sample(&m, (double)st->nsegs, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_shm_bytes", "gauge",
-		       "Bytes in System V shared memory segments");
-	{
-		uint64_t bytes = 0;
+	metrics_family(&m, "ipcwatch_ipc_namespaces", "gauge",
+		       "IPC namespaces watched; those past "
+		       "--metrics-max-namespaces are summed as ipcns=\"other\"");
+	metrics_sample(&m, (double)nns, NULL);
+	metrics_family(&m, "ipcwatch_ipc_namespaces_folded", "gauge",
+		       "IPC namespaces without series of their own");
+	metrics_sample(&m, (double)(nns - shown), NULL);
+	for (j = 0; j < sizeof(ns_families) / sizeof(ns_families[0]); j++) {
+		const struct ns_family *f = &ns_families[j];
 
-		for (r = 0; r < st->nsegs; r++)
-			bytes += st->segs[r].row.size;
-		metrics_sample(&m, (double)bytes, "ipcns", ns, NULL);
+		metrics_family(&m, f->name, f->counter ? "counter" : "gauge",
+			       f->help);
+		for (r = 0; r < shown; r++)
+			metrics_sample(&m, ns_value(&v[order[r]], f->field),
+				       "ipcns", v[order[r]].ns, "container",
+				       v[order[r]].container, NULL);
+		/* limits are not summed: no "other" for them */
+		if (shown < nns && f->summed)
+			metrics_sample(&m, ns_value(other, f->field), "ipcns",
+				       "other", "container", "", NULL);
 	}
-	metrics_family(&m, "ipcwatch_shm_pages", "gauge",
-		       "Pages counted against kernel.shmall (shm_tot)");
-	metrics_sample(&m, (double)st->usage.shm_tot, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_shm_orphaned_segments", "gauge",
-		       "Segments whose creator is gone with nothing attached");
-	metrics_sample(&m, (double)orphans, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_shm_orphaned_bytes", "gauge",
-		       "Bytes in orphaned segments");
-	metrics_sample(&m, (double)orphan_bytes, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_shmmax_bytes", "gauge", "kernel.shmmax");
-	metrics_sample(&m, (double)st->limits.shmmax, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_shmall_pages", "gauge", "kernel.shmall");
-	metrics_sample(&m, (double)st->limits.shmall, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_shmmni", "gauge", "kernel.shmmni");
-	metrics_sample(&m, (double)st->limits.shmmni, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_sem_sets", "gauge",
-		       "System V semaphore sets");
-	metrics_sample(&m, (double)st->nsets, "ipcns", ns, NULL);
-	metrics_family(&m, "ipcwatch_semaphores", "gauge",
-		       "System V semaphores in all sets");
-	metrics_sample(&m, (double)st->usage.sems, "ipcns", ns, NULL);
 
 	metrics_family(&m, "ipcwatch_owner_shm_bytes", "gauge",
 		       "Bytes of shared memory charged to each owner, all "
@@ -448,9 +594,17 @@ static char *render_metrics(struct daemon *d)
 				       alert_kind_name(k), NULL);
 	metrics_family(&m, "ipcwatch_shmget_refusals_total", "counter",
 		       "shmget() calls the kernel refused, by reason");
-	for (k = 1; k < IPCW_CREATE_REASON_MAX; k++)
-		metrics_sample(&m, (double)st->refused_total[k], "ipcns", ns,
-			       "reason", shm_reason_name(k), NULL);
+	for (k = 1; k < IPCW_CREATE_REASON_MAX; k++) {
+		for (r = 0; r < shown; r++)
+			metrics_sample(&m, (double)v[order[r]].refused[k],
+				       "ipcns", v[order[r]].ns, "container",
+				       v[order[r]].container, "reason",
+				       shm_reason_name(k), NULL);
+		if (shown < nns)
+			metrics_sample(&m, (double)other->refused[k], "ipcns",
+				       "other", "container", "", "reason",
+				       shm_reason_name(k), NULL);
+	}
 	metrics_family(&m, "ipcwatch_lost_events_total", "counter",
 		       "Records the kernel could not pass to ipcwatch");
 	metrics_sample(&m, (double)collector_lost(d->collector), "source",
@@ -478,11 +632,20 @@ static char *render_metrics(struct daemon *d)
 	metrics_sample(&m, (double)d->reloads_failed, "result", "error", NULL);
 	metrics_family(&m, "ipcwatch_resync_corrections_total", "counter",
 		       "Differences between the event stream and the kernel's "
-		       "table found by resyncs");
-	metrics_sample(&m, (double)st->corrections, "ipcns", ns, NULL);
+		       "table found by resyncs, all namespaces");
+	{
+		uint64_t corrections = 0;
+
+		for (r = 0; r < nns; r++)
+			corrections += v[r].corrections;
+		metrics_sample(&m, (double)corrections, NULL);
+	}
 	metrics_family(&m, "ipcwatch_read_errors_total", "counter",
 		       "Reads of /proc or SHM_INFO that failed (retried)");
 	metrics_sample(&m, (double)d->read_errors, NULL);
+	free(v);
+	free(order);
+	free(bytes);
 	if (metrics_end(&m)) {
 		metrics_free(&m);
 		return NULL;
@@ -532,31 +695,61 @@ static void read_worked(struct daemon *d)
 		       (unsigned long long)d->read_errors);
 }
 
+/*
+ * One namespace's pass: its tables read, its orphans reaped, its alerts
+ * checked. -ESRCH: it went away meanwhile.
+ */
+static int tick_ns(struct daemon *d, struct ipc_state *st, bool resync)
+{
+	struct ns_watch *w = watch_of(st);
+	char err[256];
+	int ret;
+
+	st->lost = collector_lost(d->collector);
+	ret = resync ? state_resync(st, err, sizeof(err)) : 0;
+	/* no reaping or alerts on a table that could not be read */
+	if (!ret)
+		ret = state_refresh(st, err, sizeof(err));
+	if (ret == -ESRCH)
+		return ret;
+	if (ret || !w) {
+		read_failed(d, ret ? err : "out of memory");
+		return ret ? ret : -ENOMEM;
+	}
+	d->cur = st;
+	reaper_tick(&w->reaper, st, d->policy, mono_ns(), segment_record,
+		    on_reaped, d);
+	alerts_tick(&w->alerts, st, d->policy, segment_record, on_alert, d);
+	return 0;
+}
+
 static void tick(struct daemon *d, uint64_t *next_resync)
 {
+	bool resync = mono_ns() >= *next_resync, failed = false;
 	char err[256];
+	size_t i;
 
 	/* apply what is queued first, so a resync finds no false drift */
 	collector_poll(d->collector, 0);
-	d->st.lost = collector_lost(d->collector);
-	if (mono_ns() >= *next_resync) {
-		if (state_resync(&d->st, err, sizeof(err))) {
-			read_failed(d, err);
-			goto out;
-		}
-		*next_resync = mono_ns() + (uint64_t)(d->args->resync_s * 1e9);
-	}
-	/* no reaping or alerts on a table that could not be read */
-	if (state_refresh(&d->st, err, sizeof(err))) {
+	d->set.lost = collector_lost(d->collector);
+	/* namespaces come and go: looked for at every resync */
+	if (resync && ns_sync(&d->set, err, sizeof(err))) {
 		read_failed(d, err);
-		goto out;
+		failed = true;
 	}
-	read_worked(d);
-	reaper_tick(&d->reaper, &d->st, d->policy, mono_ns(), segment_record,
-		    on_reaped, d);
-	alerts_tick(&d->alerts, &d->st, d->policy, segment_record, on_alert,
-		    d);
-out:
+	for (i = d->set.n; i-- > 0;) {
+		int ret = tick_ns(d, d->set.st[i], resync);
+
+		if (ret == -ESRCH)
+			ns_gone(&d->set, i);
+		else if (ret)
+			failed = true;
+	}
+	if (!failed)
+		read_worked(d);
+	if (resync)
+		*next_resync = mono_ns() + (uint64_t)(d->args->resync_s * 1e9);
+	d->cur = NULL;
 	d->ticks++;
 	export_metrics(d);
 	notify_reap_children(&d->notify, mono_ns());
@@ -679,9 +872,7 @@ static void shutdown_daemon(struct daemon *d, bool detach)
 		enforcer_detach(d->enforcer);
 	else
 		enforcer_close(d->enforcer);
-	reaper_free(&d->reaper);
-	alerts_free(&d->alerts);
-	state_free(&d->st);
+	ns_set_free(&d->set);
 	free(d->policy);
 }
 
@@ -754,6 +945,7 @@ int cmd_enforce(int argc, char **argv)
 	struct enforce_args a = { .interval_s = 1, .resync_s = 10,
 				  .alert_timeout_s = NOTIFY_EXEC_TIMEOUT_S,
 				  .max_owners = IPCW_OWNERS_DEFAULT,
+				  .metrics_max_ns = 64,
 				  .pin_dir = PINS_DEFAULT_DIR };
 	struct collector_opts copts = { 0 };
 	struct enforcer_opts eopts = { 0 };
@@ -781,13 +973,20 @@ int cmd_enforce(int argc, char **argv)
 	d->args = &a;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	state_init(&d->st, own_ipcns());
-	for (tries = 0; read_ipc_limits(&d->st.limits, err, sizeof(err));)
-		if (!read_again(&tries, err)) {
-			cli_fail("enforce", "%s", err);
-			free(d);
-			return 1;
-		}
+	d->set.all = true;
+	d->set.release = on_ns_release;
+	d->set.ctx = d;
+	{
+		struct ipc_limits l;
+
+		for (tries = 0; read_ipc_limits(&l, err, sizeof(err));)
+			if (!read_again(&tries, err)) {
+				cli_fail("enforce", "%s", err);
+				free(d);
+				return 1;
+			}
+		d->mem_total = l.mem_total;
+	}
 	/* a file others can write decides what root enforces or runs */
 	if (trust_file(a.config, false, err, sizeof(err))) {
 		cli_fail("enforce", "policy not trusted: %s", err);
@@ -807,7 +1006,7 @@ int cmd_enforce(int argc, char **argv)
 	}
 	d->policy = malloc(sizeof(*d->policy));
 	if (!d->policy ||
-	    policy_load(a.config, d->st.limits.mem_total, d->policy, err,
+	    policy_load(a.config, d->mem_total, d->policy, err,
 			sizeof(err))) {
 		cli_fail("enforce", "%s (ipcwatch policy check lists every "
 			 "error)", d->policy ? first_line(err) : "out of memory");
@@ -848,19 +1047,33 @@ int cmd_enforce(int argc, char **argv)
 	 * Adopted totals are exact already: the pinned programs never
 	 * stopped charging.
 	 */
-	for (tries = 0; state_snapshot(&d->st, err, sizeof(err));)
+	for (tries = 0; ns_sync(&d->set, err, sizeof(err));)
 		if (!read_again(&tries, err)) {
 			cli_fail("enforce", "%s", err);
 			goto fail;
 		}
-	/* a failed seed has read nothing yet: it can be run again */
-	for (tries = 0; !enforcer_adopted(d->enforcer) &&
-	     enforcer_seed(d->enforcer, d->policy, &seeded, &unaccounted, err,
-			   sizeof(err));)
-		if (!read_again(&tries, err)) {
-			cli_fail("enforce", "%s", err);
-			goto fail;
+	/* every namespace's segments; a failed seed can be run again */
+	for (size_t k = 0; !enforcer_adopted(d->enforcer) && k < d->set.n;
+	     k++) {
+		struct ipc_state *st = d->set.st[k];
+		size_t s_n = 0, u_n = 0;
+
+		for (tries = 0;
+		     (ret = enforcer_seed(d->enforcer, d->policy,
+					  st->foreign ? &st->ns : NULL,
+					  st->ipcns, &s_n, &u_n, err,
+					  sizeof(err)));) {
+			/* gone since it was found: nothing of it to seed */
+			if (ret == -ESRCH)
+				break;
+			if (!read_again(&tries, err)) {
+				cli_fail("enforce", "%s", err);
+				goto fail;
+			}
 		}
+		seeded += s_n;
+		unaccounted += u_n;
+	}
 	if (a.metrics_listen) {
 		d->http = metrics_listen(a.metrics_listen, err, sizeof(err));
 		if (!d->http) {
@@ -897,8 +1110,8 @@ int cmd_enforce(int argc, char **argv)
 	else
 		notify_started(&d->notify, false,
 			       "enforcing %s: %d rules, %zu existing segments "
-			       "charged, %s events", a.config,
-			       d->policy->nrules, seeded,
+			       "charged in %zu IPC namespaces, %s events",
+			       a.config, d->policy->nrules, seeded, d->set.n,
 			       mode_name(collector_mode(d->collector)));
 	if (d->http)
 		fprintf(stderr, "ipcwatch enforce: metrics on port %u\n",

@@ -293,3 +293,27 @@ void metrics_stop(struct metrics_server *s)
 	free(s->text);
 	free(s);
 }
+
+static const uint64_t *order_bytes;
+
+static int by_bytes(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (order_bytes[x] != order_bytes[y])
+		return order_bytes[x] < order_bytes[y] ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+size_t metrics_ns_order(const uint64_t *bytes, size_t n, size_t max,
+			size_t *order)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	order_bytes = bytes;
+	if (n)
+		qsort(order, n, sizeof(*order), by_bytes);
+	return n < max ? n : max;
+}

@@ -30,6 +30,14 @@ void metrics_family(struct metrics_buf *m, const char *name,
 void metrics_sample(struct metrics_buf *m, double value, ...);
 /* Ends the buffer: its text stays until metrics_free(). */
 int metrics_end(struct metrics_buf *m);
+
+/*
+ * The series bound of per-namespace families: the @max namespaces with
+ * the most @bytes (ties: the lower index) get series of their own, in
+ * @order, the rest are summed into one. Returns how many got their own.
+ */
+size_t metrics_ns_order(const uint64_t *bytes, size_t n, size_t max,
+			size_t *order);
 void metrics_free(struct metrics_buf *m);
 
 /*

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "notify.h"
 
+#include "ns_set.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -301,7 +303,7 @@ void notify_decision(struct notifier *n, const struct ipcw_decision *d,
 	record_end(n, &r, d->enforced ? LOG_WARNING : LOG_NOTICE, text);
 }
 
-void notify_reaped(struct notifier *n, const struct seg *s,
+void notify_reaped(struct notifier *n, uint32_t ipcns, const struct seg *s,
 		   const struct policy_rule *r)
 {
 	char text[512], a[UNITS_BUF], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
@@ -309,15 +311,17 @@ void notify_reaped(struct notifier *n, const struct seg *s,
 
 	snprintf(text, sizeof(text),
 		 "REMOVED orphaned segment id %d key 0x%08x %s owner %u, "
-		 "creator pid %d (%s) gone, nothing attached: rule %s",
+		 "creator pid %d (%s) gone, nothing attached, IPC namespace "
+		 "%u: rule %s",
 		 s->row.id, (unsigned int)s->row.key,
 		 fmt_bytes(a, sizeof(a), s->row.size), s->row.uid, s->row.cpid,
 		 s->creator_comm[0] ?
 			 printable(comm, sizeof(comm), s->creator_comm) : "?",
-		 r->name);
+		 ipcns, r->name);
 	if (!record_begin(n, &rec, "reaped"))
 		return;
 	jw_kv_string(rec.jw, "rule", r->name);
+	jw_kv_uint(rec.jw, "ipcns", ipcns);
 	jw_kv_int(rec.jw, "id", s->row.id);
 	jw_kv_int(rec.jw, "key", s->row.key);
 	jw_kv_uint(rec.jw, "size", s->row.size);
@@ -326,6 +330,30 @@ void notify_reaped(struct notifier *n, const struct seg *s,
 	jw_kv_int(rec.jw, "cpid", s->row.cpid);
 	jw_kv_string(rec.jw, "creator_comm", s->creator_comm);
 	jw_kv_int(rec.jw, "ctime", s->row.ctime);
+	record_end(n, &rec, LOG_NOTICE, text);
+}
+
+void notify_ns_gone(struct notifier *n, const struct gone_ns *g)
+{
+	char text[512], a[UNITS_BUF];
+	struct record rec;
+
+	snprintf(text, sizeof(text),
+		 "IPC namespace %u%s%s%s is gone: it freed %llu segments (%s), "
+		 "%llu semaphore sets, %llu message queues", g->ipcns,
+		 g->owner[0] ? " (" : "", g->owner, g->owner[0] ? ")" : "",
+		 (unsigned long long)g->segments,
+		 fmt_bytes(a, sizeof(a), g->bytes),
+		 (unsigned long long)g->sem_sets,
+		 (unsigned long long)g->msg_queues);
+	if (!record_begin(n, &rec, "ipcns_gone"))
+		return;
+	jw_kv_uint(rec.jw, "ipcns", g->ipcns);
+	jw_kv_string(rec.jw, "owner", g->owner);
+	jw_kv_uint(rec.jw, "segments", g->segments);
+	jw_kv_uint(rec.jw, "bytes", g->bytes);
+	jw_kv_uint(rec.jw, "sem_sets", g->sem_sets);
+	jw_kv_uint(rec.jw, "msg_queues", g->msg_queues);
 	record_end(n, &rec, LOG_NOTICE, text);
 }
 

@@ -48,8 +48,13 @@ void notify_decision(struct notifier *n, const struct ipcw_decision *d,
 		     const struct policy *p);
 
 /* An orphaned segment removed by the reaper. */
-void notify_reaped(struct notifier *n, const struct seg *s,
+void notify_reaped(struct notifier *n, uint32_t ipcns, const struct seg *s,
 		   const struct policy_rule *r);
+
+struct gone_ns;
+
+/* An IPC namespace gone while watched, and what its teardown freed. */
+void notify_ns_gone(struct notifier *n, const struct gone_ns *g);
 
 enum alert_kind { ALERT_SEGMENT, ALERT_OWNER, ALERT_NAMESPACE };
 

@@ -11,7 +11,9 @@
 
 int ns_set_own(struct ns_set *set)
 {
-	memset(set, 0, sizeof(*set));
+	set->st = NULL;
+	set->n = 0;
+	set->ngone = 0;
 	set->st = calloc(1, sizeof(*set->st));
 	if (set->st)
 		set->st[0] = calloc(1, sizeof(*set->st[0]));
@@ -65,6 +67,8 @@ void ns_gone(struct ns_set *set, size_t i)
 	g->sem_sets = st->nsets;
 	g->msg_queues = st->nmsgs;
 	g->at = time(NULL);
+	if (set->release)
+		set->release(st, g, set->ctx);
 	state_free(st);
 	free(st);
 	memmove(&set->st[i], &set->st[i + 1],
@@ -77,6 +81,8 @@ void ns_set_free(struct ns_set *set)
 	size_t i;
 
 	for (i = 0; i < set->n; i++) {
+		if (set->release)
+			set->release(set->st[i], NULL, set->ctx);
 		state_free(set->st[i]);
 		free(set->st[i]);
 	}

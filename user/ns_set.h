@@ -21,6 +21,13 @@ struct gone_ns {
 	int64_t at;		/* wall clock */
 };
 
+/*
+ * Called for a state about to be freed: @gone says what it freed when
+ * the namespace went away, NULL when the set is freed.
+ */
+typedef void (*ns_release_fn)(struct ipc_state *st, const struct gone_ns *gone,
+			      void *ctx);
+
 struct ns_set {
 	struct ipc_state **st;	/* sorted by inode */
 	size_t n;
@@ -28,6 +35,8 @@ struct ns_set {
 	struct gone_ns gone[RECENT_MAX];	/* newest last */
 	size_t ngone;
 	uint64_t lost;
+	ns_release_fn release;	/* may be NULL */
+	void *ctx;
 };
 
 /* Watch the caller's namespace only: 0 or -ENOMEM. */

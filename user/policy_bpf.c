@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "policy_bpf.h"
 
+#include "ipcns.h"
+
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -666,26 +668,48 @@ static void seed_record(const struct policy *p, const struct shm_row *row,
 		     policy_rule_id(p->rules[rule].name);
 }
 
-int enforcer_seed(struct enforcer *e, const struct policy *p, size_t *seeded,
+/* Whether @r is in @t unchanged: the same key, creator and size. */
+static bool still_there(const struct shm_row *r, const struct ipcns_tables *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nshm; i++)
+		if (t->shm[i].id == r->id)
+			return t->shm[i].key == r->key &&
+			       t->shm[i].cpid == r->cpid &&
+			       t->shm[i].size == r->size;
+	return false;
+}
+
+int enforcer_seed(struct enforcer *e, const struct policy *p,
+		  const struct ipcns *ns, uint32_t ipcns, size_t *seeded,
 		  size_t *unaccounted, char *err, size_t errlen)
 {
 	int charges_fd = bpf_map__fd(e->skel->maps.charges);
 	__s64 *places = &e->skel->bss->charges_reserved;
-	uint32_t ipcns = own_ipcns();
+	struct ipcns_tables t, again;
 	struct shm_row *rows;
+	bool *charged;
 	size_t n, i;
 	int ret;
 
 	*seeded = *unaccounted = 0;
 	/* the programs are attached: what is created from now on is
 	 * charged by them, and a charge already there is theirs */
-	ret = read_shm_rows(&rows, &n, err, errlen);
+	ret = ipcns_read(ns, IPCNS_SHM, &t, err, errlen);
 	if (ret)
 		return ret;
+	rows = t.shm;
+	n = t.nshm;
+	charged = calloc(n ? n : 1, sizeof(*charged));
+	if (!charged) {
+		ipcns_tables_free(&t);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		struct ipcw_charge_key k = { ipcns, rows[i].id };
 		struct ipcw_charge c;
-		struct shmid_ds ds;
 
 		seed_record(p, &rows[i], ipcns, &c);
 		if (rows[i].size > POLICY_MAX_BYTES) {
@@ -712,26 +736,45 @@ int enforcer_seed(struct enforcer *e, const struct policy *p, size_t *seeded,
 			(*unaccounted)++;
 			continue;
 		}
+		charged[i] = true;
 		(*seeded)++;
-		/*
-		 * Gone between the read and the charge, with no destroy to
-		 * credit it: take it back, if the charge is still ours. The
-		 * same segment keeps its key, creator and size; its ctime
-		 * moves on IPC_SET, so it is not compared.
-		 */
-		if ((shmctl(rows[i].id, IPC_STAT, &ds) < 0 ||
-		     ds.shm_perm.__key != rows[i].key ||
-		     ds.shm_cpid != rows[i].cpid ||
-		     ds.shm_segsz != rows[i].size) &&
-		    !bpf_map_delete_elem(charges_fd, &k)) {
+	}
+	/*
+	 * Gone between the read and the charge, with no destroy to credit
+	 * it: taken back, if the charge is still ours. Read again, in the
+	 * namespace: the same segment keeps its key, creator and size (its
+	 * ctime moves on IPC_SET, so it is not compared). A namespace gone
+	 * meanwhile took every segment with it.
+	 */
+	ret = ipcns_read(ns, IPCNS_SHM, &again, err, errlen);
+	if (ret && ret != -ESRCH) {
+		/* undecided: every charge of this pass is taken back */
+		memset(&again, 0, sizeof(again));
+	}
+	for (i = 0; i < n; i++) {
+		struct ipcw_charge_key k = { ipcns, rows[i].id };
+		struct ipcw_charge c;
+
+		if (!charged[i] || (!ret && still_there(&rows[i], &again)))
+			continue;
+		seed_record(p, &rows[i], ipcns, &c);
+		if (!bpf_map_delete_elem(charges_fd, &k)) {
 			__atomic_fetch_sub(places, 1, __ATOMIC_SEQ_CST);
 			add_seed(e, c.owner, c.size, -1);
 			(*seeded)--;
 		}
 	}
-	free(rows);
-	e->unseeded = *unaccounted > UINT32_MAX ? UINT32_MAX :
-		      (uint32_t)*unaccounted;
+	if (!ret)
+		ipcns_tables_free(&again);
+	free(charged);
+	ipcns_tables_free(&t);
+	/* a failed check read: the pass is undone and can be run again */
+	if (ret && ret != -ESRCH) {
+		*unaccounted = 0;
+		return ret;
+	}
+	e->unseeded += *unaccounted > UINT32_MAX - e->unseeded ?
+		       UINT32_MAX - e->unseeded : (uint32_t)*unaccounted;
 	return 0;
 }
 

@@ -75,13 +75,17 @@ int enforcer_probe(bool verbose, char *err, size_t errlen);
 int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 			char *err, size_t errlen);
 
+struct ipcns;
+
 /*
  * Charge the segments that existed before the programs were attached
- * (this IPC namespace), each with the rule @p gives it now: 0 or
- * -errno. @seeded counts those charged, @unaccounted those that could
- * not be (no room, or too large to be a charge).
+ * in IPC namespace @ipcns (@ns, read in itself; NULL: this process's),
+ * each with the rule @p gives it now: 0 or -errno (-ESRCH: the
+ * namespace is gone). @seeded counts those charged, @unaccounted those
+ * that could not be (no room, or too large to be a charge).
  */
-int enforcer_seed(struct enforcer *e, const struct policy *p, size_t *seeded,
+int enforcer_seed(struct enforcer *e, const struct policy *p,
+		  const struct ipcns *ns, uint32_t ipcns, size_t *seeded,
 		  size_t *unaccounted, char *err, size_t errlen);
 
 /* The record of segment @id of namespace @ipcns: 0, or -ENOENT. */

@@ -86,6 +86,8 @@ struct ipc_state {
 	/* freed by the namespace's teardown, as its events said */
 	uint64_t exit_freed_segs, exit_freed_bytes;
 
+	void *user;		/* what the watcher keeps per namespace */
+
 	uint64_t events;	/* applied */
 	uint64_t lost;		/* reported by the collector */
 	uint64_t corrections;	/* differences the resyncs found */

@@ -186,6 +186,23 @@ static void metrics_http_serves_last_text(void **state)
 	assert_non_null(strstr(err, "10.0.0.300:80"));
 }
 
+/* The largest namespaces get series of their own; ties by position. */
+static void metrics_namespace_bound(void **state)
+{
+	const uint64_t bytes[] = { 10, 300, 20, 300, 0 };
+	size_t order[5];
+
+	(void)state;
+	assert_int_equal(metrics_ns_order(bytes, 5, 2, order), 2);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(order[1], 3);
+	assert_int_equal(order[2], 2);
+	assert_int_equal(order[3], 0);
+	assert_int_equal(order[4], 4);
+	assert_int_equal(metrics_ns_order(bytes, 5, 64, order), 5);
+	assert_int_equal(metrics_ns_order(bytes, 0, 64, order), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +211,7 @@ int main(void)
 		cmocka_unit_test(metrics_file_refuses_symlink),
 		cmocka_unit_test(metrics_listen_spec),
 		cmocka_unit_test(metrics_http_serves_last_text),
+		cmocka_unit_test(metrics_namespace_bound),
 	};
 
 	return cmocka_run_group_tests_name("metrics", tests, NULL, NULL);

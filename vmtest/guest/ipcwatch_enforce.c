@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -951,7 +952,8 @@ static void test_metrics(void)
 		char sample[96];
 
 		snprintf(sample, sizeof(sample),
-			 "ipcwatch_shm_segments{ipcns=\"%lu\"}", ipc_ns_inum());
+			 "ipcwatch_shm_segments{ipcns=\"%lu\",container=\"\"}",
+			 ipc_ns_inum());
 		tap_is((long long)metric(prom, sample), 3,
 		       "metrics.segments_value");
 	}
@@ -1491,6 +1493,168 @@ static void test_transient_read_error(void)
 	ipcwatch_free(&r);
 }
 
+/* ---- every IPC namespace ------------------------------------------------ */
+
+/*
+ * A process in an IPC namespace of its own, doing what it is told on a
+ * pipe: 'c' creates a 4 KiB segment as uid 1001 (the id or -errno back),
+ * 'e' + id says whether that segment exists there.
+ */
+struct ns_agent {
+	pid_t pid;
+	int cmd, res;
+	unsigned long inum;
+	int orphan;		/* uid 1000's, its creator gone */
+	int kept;		/* uid 1001's, 1 MiB */
+};
+
+static bool agent_start(struct ns_agent *a)
+{
+	int cmd[2], res[2];
+	char path[64];
+	struct stat st;
+
+	if (pipe(cmd) || pipe(res))
+		return false;
+	a->pid = fork();
+	if (a->pid == 0) {
+		int v[2], id;
+		char c;
+
+		close(cmd[1]);
+		close(res[0]);
+		if (unshare(CLONE_NEWIPC))
+			_exit(3);
+		v[0] = shmget_as(1000, 8192);
+		v[1] = shmget_as(1001, 1 << 20);
+		if (write(res[1], v, sizeof(v)) != sizeof(v))
+			_exit(4);
+		while (read(cmd[0], &c, 1) == 1) {
+			if (c == 'c') {
+				id = shmget_as(1001, 4096);
+			} else if (c == 'e' &&
+				   read(cmd[0], &id, sizeof(id)) == sizeof(id)) {
+				id = seg_exists(id);
+			} else {
+				break;
+			}
+			if (write(res[1], &id, sizeof(id)) != sizeof(id))
+				break;
+		}
+		_exit(0);
+	}
+	close(cmd[0]);
+	close(res[1]);
+	a->cmd = cmd[1];
+	a->res = res[0];
+	{
+		int v[2];
+
+		if (read(a->res, v, sizeof(v)) != sizeof(v))
+			return false;
+		a->orphan = v[0];
+		a->kept = v[1];
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", a->pid);
+	if (stat(path, &st))
+		return false;
+	a->inum = st.st_ino;
+	return a->orphan >= 0 && a->kept >= 0;
+}
+
+static int agent_ask(struct ns_agent *a, char c, int id)
+{
+	int r = -EIO;
+
+	if (write(a->cmd, &c, 1) != 1 ||
+	    (c == 'e' && write(a->cmd, &id, sizeof(id)) != sizeof(id)) ||
+	    read(a->res, &r, sizeof(r)) != sizeof(r))
+		return -EIO;
+	return r;
+}
+
+static void agent_stop(struct ns_agent *a)
+{
+	if (a->pid <= 0)
+		return;
+	close(a->cmd);
+	close(a->res);
+	kill(a->pid, SIGKILL);
+	reap(a->pid);
+	a->pid = 0;
+}
+
+/*
+ * enforce covers every namespace, not only its own: what another one
+ * held before the start is seeded into the quotas, its orphans are
+ * reaped there, its metrics carry its ipcns (within the series bound),
+ * and its teardown is logged with what it freed.
+ */
+static void test_all_namespaces(void)
+{
+	struct ns_agent a = { 0 };
+	struct ipcwatch_run r;
+	char sample[128], *prom;
+	json_object *rec;
+	double nns;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule reap]\nuid = 1000\nrmid_forced = yes\n"
+		     "rmid_grace = 1s\n\n[rule quota]\nuid = 1001\n"
+		     "max_segments = 2\nmode = enforce\n");
+	if (!tap_ok(agent_start(&a), "all_ns.agent")) {
+		agent_stop(&a);
+		return;
+	}
+	if (!tap_ok(start_enforce(&r, "--metrics-max-namespaces=1"),
+		    "all_ns.starts")) {
+		ipcwatch_free(&r);
+		agent_stop(&a);
+		return;
+	}
+	/* its segments were seeded: one more for uid 1001, then full */
+	tap_ok(agent_ask(&a, 'c', 0) >= 0, "all_ns.quota_room_for_one");
+	tap_is(agent_ask(&a, 'c', 0), -ENOSPC, "all_ns.quota_seeded_there");
+	ipcwatch_wait_record(&r, "reaped", "id", a.orphan, 0, 30,
+			     "all_ns.orphan_reaped_there");
+	tap_is(agent_ask(&a, 'e', a.orphan), 0, "all_ns.orphan_gone_there");
+	tap_is(agent_ask(&a, 'e', a.kept), 1, "all_ns.other_kept_there");
+	/* the same id in this namespace is another segment: untouched */
+	wait_ticks(3, "all_ns");
+	prom = slurp_file(METRICS);
+	snprintf(sample, sizeof(sample),
+		 "ipcwatch_shm_segments{ipcns=\"%lu\",container=\"\"}", a.inum);
+	tap_is((long long)metric(prom, sample), 2,
+	       "all_ns.metrics_own_series_for_the_largest");
+	nns = metric(prom, "ipcwatch_ipc_namespaces");
+	tap_ok(nns >= 3, "all_ns.metrics_namespaces_counted");
+	tap_is((long long)metric(prom, "ipcwatch_ipc_namespaces_folded"),
+	       (long long)nns - 1, "all_ns.metrics_bound_folds_the_rest");
+	tap_ok(metric(prom, "ipcwatch_shm_segments{ipcns=\"other\","
+			    "container=\"\"}") >= 0,
+	       "all_ns.metrics_other_series");
+	snprintf(sample, sizeof(sample),
+		 "ipcwatch_shm_segments{ipcns=\"%lu\",container=\"\"}",
+		 ipc_ns_inum());
+	tap_is((long long)metric(prom, sample), -1,
+	       "all_ns.metrics_no_series_past_the_bound");
+	/* its last process goes: the namespace and its segments with it */
+	agent_stop(&a);
+	ipcwatch_wait_record(&r, "ipcns_gone", "ipcns", (long long)a.inum, 0,
+			     30, "all_ns.teardown_logged");
+	ipcwatch_stop(&r);
+	tap_is(r.status, 0, "all_ns.exits_0");
+	/* the records, parsed once stopped */
+	rec = find_event(&r, "reaped", "id", a.orphan, 0);
+	tap_is(rec ? (long long)juint(rec, "ipcns") : -1, (long long)a.inum,
+	       "all_ns.reaped_names_namespace");
+	rec = find_event(&r, "ipcns_gone", "ipcns", (long long)a.inum, 0);
+	tap_is(rec ? jint(rec, "segments") : -1, 2, "all_ns.teardown_segments");
+	tap_is(rec ? jint(rec, "bytes") : -1, (1 << 20) + 4096,
+	       "all_ns.teardown_bytes");
+	ipcwatch_free(&r);
+}
+
 /* ---- hostile input --------------------------------------------------------- */
 
 #define PROBE_OUT "/tmp/alert-probe.out"
@@ -1977,6 +2141,7 @@ int main(void)
 	test_sighup_during_start();
 	test_transient_read_error();
 	test_metrics();
+	test_all_namespaces();
 	test_metrics_symlink();
 	test_metrics_loopback();
 	test_alert_exec_child();
