@@ -707,8 +707,14 @@ static int tick_ns(struct daemon *d, struct ipc_state *st, bool resync)
 
 	st->lost = collector_lost(d->collector);
 	ret = resync ? state_resync(st, err, sizeof(err)) : 0;
-	/* no reaping or alerts on a table that could not be read */
-	if (!ret)
+	/*
+	 * No reaping or alerts on a table that could not be read. Another
+	 * namespace's tables take a child to read: at every resync only,
+	 * its segments are the events' between them.
+	 */
+	if (!ret && st->foreign && !resync)
+		state_check_creators(st);
+	else if (!ret)
 		ret = state_refresh(st, err, sizeof(err));
 	if (ret == -ESRCH)
 		return ret;

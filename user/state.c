@@ -227,7 +227,6 @@ static int adopt_sets(struct ipc_state *st, struct sem_row *rows, size_t n)
 int state_refresh(struct ipc_state *st, char *err, size_t errlen)
 {
 	struct ipcns_tables t;
-	size_t i;
 	int ret = read_tables(st, IPCNS_LIMITS | IPCNS_USAGE | IPCNS_SEM |
 			      IPCNS_MSG, &t, err, errlen);
 
@@ -250,12 +249,19 @@ int state_refresh(struct ipc_state *st, char *err, size_t errlen)
 	}
 	if (st->identified)
 		ipcns_identify(&st->ns, &st->id);
+	state_check_creators(st);
+	return 0;
+}
+
+void state_check_creators(struct ipc_state *st)
+{
+	size_t i;
+
 	proc_cache_reset(&st->procs);
 	for (i = 0; i < st->nsegs; i++)
 		st->segs[i].creator_alive =
 			proc_alive_since(&st->procs, st->segs[i].row.cpid,
 					 st->segs[i].row.ctime);
-	return 0;
 }
 
 /* Whether the event stream and the kernel disagree about a segment. */

@@ -114,6 +114,9 @@ int state_resync(struct ipc_state *st, char *err, size_t errlen);
 /* Refresh what no event carries: semaphore values, limits, use. */
 int state_refresh(struct ipc_state *st, char *err, size_t errlen);
 
+/* Only whether each segment's creator lives: no table is read. */
+void state_check_creators(struct ipc_state *st);
+
 /* Start a new interval for the per-interval refusal counts. */
 void state_interval_reset(struct ipc_state *st);
 
