@@ -23,6 +23,8 @@
 #define EINVAL	22
 #define ENOSPC	28
 
+#define IPC_RMID 0
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, IPCW_RULE_SLOTS);
@@ -108,6 +110,20 @@ struct {
 	__type(value, __u64);
 } lost_decisions SEC(".maps");
 
+/* IPC_RMID guard decisions (struct ipcw_rmid_decision). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} rmid_decisions SEC(".maps");
+
+/* rmid_counters[object * 2 + enforced] */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, IPCW_RMID_OBJECTS * 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} rmid_counters SEC(".maps");
+
 /* Read by the daemons only: which build and daemon the pins belong to. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -123,6 +139,15 @@ struct {
  */
 __s32 canary_key;
 __u64 canary_hits;
+/*
+ * The same proof for the IPC_RMID guard: an IPC_RMID of an object of
+ * this key is refused, each kind counted apart. The daemon's test
+ * segment is made with canary_pass_key, which the quota program lets
+ * through uncharged: no rule can refuse the proof its object.
+ */
+__s32 canary_rmid_key;
+__s32 canary_pass_key;
+__u64 canary_rmid_hits[IPCW_RMID_OBJECTS];
 
 /*
  * Places taken in charges, by requests in flight and by segments; a
@@ -367,6 +392,8 @@ int BPF_PROG(policy_shm_alloc, struct kern_ipc_perm *perm, int ret)
 		__sync_fetch_and_add(&canary_hits, 1);
 		return -EPERM;
 	}
+	if (canary_pass_key && BPF_CORE_READ(perm, key) == canary_pass_key)
+		return 0;
 	cfg = bpf_map_lookup_elem(&policy_live, &key0);
 	if (cfg) {
 		live = *(volatile __u64 *)&cfg->live;
@@ -570,6 +597,271 @@ int BPF_PROG(policy_shm_destroy, struct ipc_namespace *ns,
 	__sync_fetch_and_add(&charges_reserved, -1);
 	credit_all(copy.owner, copy.size);
 	return 0;
+}
+
+/* ---- the IPC_RMID guard ---------------------------------------------------- */
+
+/* The guard's flags of the policy in force (IPCW_LIVE_GUARD_*). */
+static __always_inline __u32 guard_flags(void)
+{
+	struct ipcw_policy_config *cfg;
+	__u32 key0 = 0;
+
+	cfg = bpf_map_lookup_elem(&policy_live, &key0);
+	if (!cfg)
+		return 0;
+	return ((__u32)(*(volatile __u64 *)&cfg->live) >> 8) &
+	       (IPCW_LIVE_GUARD_AUDIT | IPCW_LIVE_GUARD_DENY);
+}
+
+/*
+ * Whether the process of a struct pid lives, with its number in the
+ * initial pid namespace in @nr. The kernel's own record, so no pid
+ * namespace or reused number can fool it: the pid's thread group leader
+ * is still attached (not reaped), and some thread of it has not begun
+ * to exit (signal->live, which do_exit() drops before exit_sem() and
+ * exit_shm(): a zombie, or a process dying, is gone).
+ */
+static __always_inline bool pid_lives(struct pid *p, __u32 *nr)
+{
+	struct hlist_node *first;
+	struct task_struct *leader;
+	int live;
+
+	*nr = 0;
+	if (!p)
+		return false;
+	*nr = BPF_CORE_READ(p, numbers[0].nr);
+	first = BPF_CORE_READ(p, tasks[PIDTYPE_TGID].first);
+	if (!first)
+		return false;
+	/* container_of(first, struct task_struct, pid_links[PIDTYPE_TGID]) */
+	leader = (void *)first -
+		 (bpf_core_field_offset(struct task_struct, pid_links) +
+		  PIDTYPE_TGID * sizeof(struct hlist_node));
+	live = BPF_CORE_READ(leader, signal, live.counter);
+	return live > 0;
+}
+
+/*
+ * The address in @p as a number: the verifier allows no arithmetic with
+ * a variable on a kernel pointer, and the walk indexes the semaphores.
+ * Every read through it is a bpf_probe_read_kernel().
+ */
+static __always_inline __u64 address_of(const void *p)
+{
+	__u64 a = 0;
+
+	bpf_probe_read_kernel(&a, sizeof(a), &p);
+	return a;
+}
+
+/* What the walk of a semaphore set's queues and last operators found. */
+struct sem_walk {
+	__u64 sma;		/* struct sem_array * */
+	__u64 node;		/* the queue entry being counted, 0: none */
+	__u64 head;		/* the queue it is on */
+	__u32 sem_size;
+	__u32 sems_off;
+	__s32 nsems;
+	__s32 sem;		/* -1: the set's own queues, then each sem */
+	__u32 list;		/* 0: pending_alter, 1: pending_const */
+	__u32 waiters;
+	__s32 live_semnum;
+	__u32 live_pid;
+};
+
+/*
+ * One step of the walk: count one sleeper, or go to the next queue. A
+ * task asleep on the set is on exactly one queue: the set's (complex
+ * operations, or while the global lock is used) or one semaphore's.
+ * The queues are read without the set's lock (the hook runs before it
+ * is taken): a count of that moment, bounded so a changing list cannot
+ * hold the walk.
+ */
+static long sem_walk_step(__u32 i, struct sem_walk *w)
+{
+	__u64 base, next = 0;
+	__u32 nr;
+
+	if (w->node) {
+		if (w->waiters >= IPCW_RMID_WAITERS_MAX)
+			return 1;
+		w->waiters++;
+		bpf_probe_read_kernel(&next, sizeof(next),
+				      (void *)w->node +
+				      bpf_core_field_offset(struct list_head,
+							    next));
+		w->node = next && next != w->head ? next : 0;
+		return 0;
+	}
+	/* the next queue */
+	if (w->list == 1) {
+		w->list = 0;
+		w->sem++;
+	} else if (w->head) {
+		w->list = 1;
+	}
+	if (w->sem >= w->nsems)
+		return 1;
+	if (w->sem < 0) {
+		base = w->sma;
+		w->head = base + (w->list ?
+			  bpf_core_field_offset(struct sem_array, pending_const) :
+			  bpf_core_field_offset(struct sem_array, pending_alter));
+	} else {
+		base = w->sma + w->sems_off + (__u64)w->sem * w->sem_size;
+		w->head = base + (w->list ?
+			  bpf_core_field_offset(struct sem, pending_const) :
+			  bpf_core_field_offset(struct sem, pending_alter));
+		if (!w->list && w->live_semnum < 0) {
+			struct pid *sempid = NULL;
+
+			bpf_probe_read_kernel(&sempid, sizeof(sempid),
+					      (void *)base +
+					      bpf_core_field_offset(struct sem,
+								    sempid));
+			if (pid_lives(sempid, &nr)) {
+				w->live_semnum = w->sem;
+				w->live_pid = nr;
+			}
+		}
+	}
+	bpf_probe_read_kernel(&next, sizeof(next), (void *)w->head +
+			      bpf_core_field_offset(struct list_head, next));
+	w->node = next && next != w->head ? next : 0;
+	return 0;
+}
+
+/*
+ * The one decision on an IPC_RMID: whether it removes an object in use
+ * (a sleeper on the set, a segment attached, its creator or its last
+ * operator process alive) for a process that is not its creator and not
+ * of its owner's or creator's uid (root included: systemd-logind's
+ * RemoveIPC runs as root). Such a removal is logged, and refused with
+ * EPERM under guard_rmid = deny; any other is left to the kernel.
+ */
+static __always_inline int rmid_guard(struct kern_ipc_perm *perm, int cmd,
+				      __u32 object)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ipcw_rmid_decision *d;
+	struct ipcw_rmid_decision r = {};
+	__u32 flags, euid, slot, zero = 0;
+	__u64 *c, *lost;
+	bool enforced;
+
+	if (cmd != IPC_RMID || !perm)
+		return 0;
+	r.key = BPF_CORE_READ(perm, key);
+	if (canary_rmid_key && r.key == canary_rmid_key) {
+		__sync_fetch_and_add(&canary_rmid_hits[object & 1], 1);
+		return -EPERM;
+	}
+	flags = guard_flags();
+	if (!flags)
+		return 0;
+	/* the owner and the creator may remove their own, in use or not */
+	euid = BPF_CORE_READ(task, cred, euid.val);
+	r.owner_uid = BPF_CORE_READ(perm, uid.val);
+	r.cuid = BPF_CORE_READ(perm, cuid.val);
+	if (euid == r.owner_uid || euid == r.cuid)
+		return 0;
+
+	if (object == IPCW_RMID_SHM) {
+		struct shmid_kernel *shp = (void *)perm -
+			bpf_core_field_offset(struct shmid_kernel, shm_perm);
+		struct pid *cprid = BPF_CORE_READ(shp, shm_cprid);
+
+		/* its creator's process, whatever uid it runs as now */
+		if (cprid == BPF_CORE_READ(task, signal, pids[PIDTYPE_TGID]))
+			return 0;
+		r.nattch = BPF_CORE_READ(shp, shm_nattch);
+		if (r.nattch)
+			r.in_use |= IPCW_USE_ATTACHED;
+		if (pid_lives(cprid, &r.creator_pid))
+			r.in_use |= IPCW_USE_CREATOR;
+		if (pid_lives(BPF_CORE_READ(shp, shm_lprid), &r.last_pid))
+			r.in_use |= IPCW_USE_LAST_OP;
+		r.last_semnum = -1;
+	} else {
+		struct sem_walk w, start = {
+			.sma = address_of(perm) -
+			       bpf_core_field_offset(struct sem_array, sem_perm),
+			.sem_size = bpf_core_type_size(struct sem),
+			.sems_off = bpf_core_field_offset(struct sem_array,
+							  sems),
+			.sem = -1,
+			.live_semnum = -1,
+		};
+		struct sem_array *sma = (void *)start.sma;
+
+		start.nsems = BPF_CORE_READ(sma, sem_nsems);
+		/*
+		 * 6.1 verifies a bpf_loop() callback once, with the state it
+		 * is first given, and patches out the branches that state
+		 * does not take (every later step of the walk): the state is
+		 * copied so that the verifier cannot know its values.
+		 */
+		bpf_probe_read_kernel(&w, sizeof(w), &start);
+		/* two queues per semaphore and the set's, and the sleepers */
+		bpf_loop(2 * (__u32)(w.nsems > 0 ? w.nsems : 0) + 3 +
+			 IPCW_RMID_WAITERS_MAX, sem_walk_step, &w, 0);
+		r.nsems = w.nsems;
+		r.waiters = w.waiters;
+		r.last_semnum = w.live_semnum;
+		r.last_pid = w.live_pid;
+		if (w.waiters)
+			r.in_use |= IPCW_USE_WAITERS;
+		if (w.live_semnum >= 0)
+			r.in_use |= IPCW_USE_LAST_OP;
+	}
+	if (!r.in_use)
+		return 0;
+
+	enforced = flags & IPCW_LIVE_GUARD_DENY;
+	slot = (object & 1) * 2 + enforced;
+	c = bpf_map_lookup_elem(&rmid_counters, &slot);
+	if (c)
+		(*c)++;
+	d = bpf_ringbuf_reserve(&rmid_decisions, sizeof(*d), 0);
+	if (d) {
+		r.ts_ns = bpf_ktime_get_ns();
+		r.cgroup = bpf_get_current_cgroup_id();
+		r.pid = bpf_get_current_pid_tgid() >> 32;
+		r.tid = (__u32)bpf_get_current_pid_tgid();
+		r.uid = euid;
+		r.gid = BPF_CORE_READ(task, cred, egid.val);
+		r.ipcns = BPF_CORE_READ(task, nsproxy, ipc_ns, ns.inum);
+		r.id = BPF_CORE_READ(perm, id);
+		r.object = object;
+		r.enforced = enforced;
+		r.err = enforced ? EPERM : 0;
+		bpf_get_current_comm(r.comm, sizeof(r.comm));
+		*d = r;
+		bpf_ringbuf_submit(d, 0);
+	} else {
+		lost = bpf_map_lookup_elem(&lost_decisions, &zero);
+		if (lost)
+			__sync_fetch_and_add(lost, 1);
+	}
+	return enforced ? -EPERM : 0;
+}
+
+SEC("lsm/sem_semctl")
+int BPF_PROG(policy_sem_rmid, struct kern_ipc_perm *perm, int cmd, int ret)
+{
+	if (ret)
+		return ret;
+	return rmid_guard(perm, cmd, IPCW_RMID_SEM);
+}
+
+SEC("lsm/shm_shmctl")
+int BPF_PROG(policy_shm_rmid, struct kern_ipc_perm *perm, int cmd, int ret)
+{
+	if (ret)
+		return ret;
+	return rmid_guard(perm, cmd, IPCW_RMID_SHM);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -54,6 +54,10 @@ struct ipcw_policy_config {
 enum ipcw_live_flags {
 	/* some rule enforces: a request that cannot be accounted is refused */
 	IPCW_LIVE_ENFORCING = 1 << 0,
+	/* guard_rmid = audit: an IPC_RMID of an object in use is logged */
+	IPCW_LIVE_GUARD_AUDIT = 1 << 1,
+	/* guard_rmid = deny: it is refused with EPERM (and logged) */
+	IPCW_LIVE_GUARD_DENY = 1 << 2,
 };
 
 #define IPCW_LIVE(gen, flags, nrules) \
@@ -156,6 +160,48 @@ struct ipcw_decision {
  * IPCW_MAX_RULES counts what no rule matched (accounting failures).
  */
 #define IPCW_COUNTERS ((IPCW_MAX_RULES + 1) * IPCW_LIMIT_MAX * 2)
+
+/* What an IPC_RMID the guard judged was about. */
+enum ipcw_rmid_object { IPCW_RMID_SEM, IPCW_RMID_SHM, IPCW_RMID_OBJECTS };
+
+/* What made the object in use, a bit each (ipcw_rmid_decision.in_use). */
+enum ipcw_rmid_use {
+	IPCW_USE_ATTACHED = 1 << 0,	/* shm: nattch > 0 */
+	IPCW_USE_WAITERS = 1 << 1,	/* sem: tasks asleep on the set */
+	IPCW_USE_CREATOR = 1 << 2,	/* shm: the creator process lives */
+	IPCW_USE_LAST_OP = 1 << 3,	/* the last operator process lives */
+};
+
+/* Sleepers counted on one set at most: past it the count says "at least". */
+#define IPCW_RMID_WAITERS_MAX 4096
+
+/*
+ * An IPC_RMID of an object in use by a process that is neither its
+ * creator nor of its owner's or creator's uid: refused (guard_rmid =
+ * deny) or only logged (audit). Pids are numbers in the initial pid
+ * namespace, as the pid of every decision; 0 when there is none.
+ */
+struct ipcw_rmid_decision {
+	__u64 ts_ns;
+	__u64 cgroup;		/* the remover's cgroup v2 id */
+	__u64 nattch;		/* shm: attaches when it was asked */
+	__u32 pid, tid, uid, gid;	/* the remover: tgid, tid, euid, egid */
+	__u32 ipcns;
+	__s32 id;
+	__s32 key;
+	__u32 owner_uid, cuid;	/* the object's owner and creator */
+	__u32 object;		/* enum ipcw_rmid_object */
+	__u32 in_use;		/* enum ipcw_rmid_use bits */
+	__u32 waiters;		/* sem: sleepers, up to IPCW_RMID_WAITERS_MAX */
+	__u32 nsems;
+	__u32 creator_pid;	/* shm: cpid */
+	__u32 last_pid;		/* shm: lpid; sem: sempid of last_semnum */
+	__s32 last_semnum;	/* sem: the first semaphore whose last
+				 * operator lives, else -1 */
+	__u32 enforced;		/* refused, else only logged */
+	__s32 err;		/* errno returned when refused */
+	char comm[16];
+};
 
 /*
  * Who holds the pinned policy (pin_info[0]), written by user space only:

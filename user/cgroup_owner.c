@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sysvipc.h"
 
 static bool all_hex(const char *s, size_t n)
 {
@@ -145,24 +144,11 @@ const char *cgroup_owner_label(const struct cgroup_owner *o, char *buf,
 	return buf;
 }
 
-int process_cgroup_path(int pid, char *path, size_t len)
+const char *cgroup_path_of(const char *dir)
 {
-	char file[256], line[4096];
-	FILE *f;
-	int ret = -ENOENT;
+	static const char root[] = "/sys/fs/cgroup";
 
-	snprintf(file, sizeof(file), "%s/%d/cgroup", sysvipc_proc_root, pid);
-	f = fopen(file, "r");
-	if (!f)
-		return -errno;
-	/* the unified hierarchy's line: "0::/path" */
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(path, len, "%s", line + 3);
-			ret = 0;
-			break;
-		}
-	fclose(f);
-	return ret;
+	if (strncmp(dir, root, sizeof(root) - 1))
+		return "";
+	return dir[sizeof(root) - 1] ? dir + sizeof(root) - 1 : "/";
 }

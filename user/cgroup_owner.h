@@ -28,9 +28,9 @@ const char *cgroup_owner_label(const struct cgroup_owner *o, char *buf,
 			       size_t len);
 
 /*
- * The cgroup v2 path of @pid from <proc root>/<pid>/cgroup: 0, or
- * -errno (gone, or a cgroup v1 only host).
+ * The cgroup path of a cgroup v2 directory as process_cgroup() gives
+ * it ("/sys/fs/cgroup/system.slice" -> "/system.slice"), "" if none.
  */
-int process_cgroup_path(int pid, char *path, size_t len);
+const char *cgroup_path_of(const char *dir);
 
 #endif

@@ -247,6 +247,18 @@ static int on_decision(const struct ipcw_decision *dec, void *ctx)
 	return 0;
 }
 
+static int on_rmid(const struct ipcw_rmid_decision *dec, void *ctx)
+{
+	struct daemon *d = ctx;
+	char dir[PATH_MAX];
+
+	/* the remover's cgroup by name, if it is still where it was */
+	if (process_cgroup((int)dec->pid, dir, sizeof(dir)) != dec->cgroup)
+		dir[0] = '\0';
+	notify_rmid(&d->notify, dec, dir);
+	return 0;
+}
+
 /* The kernel's record of a segment, read for the reaper and alerts. */
 static bool segment_record(const struct seg *s, struct seg_record *out,
 			   void *ctx)
@@ -358,8 +370,9 @@ static void do_reload(struct daemon *d)
 	d->policy = fresh;
 	d->reloads_ok++;
 	notify_message(&d->notify, LOG_NOTICE, "reloaded",
-		       "policy %s reloaded: %d rules", d->args->config,
-		       fresh->nrules);
+		       "policy %s reloaded: %d rules, guard_rmid %s",
+		       d->args->config, fresh->nrules,
+		       policy_guard_name(fresh->guard_rmid));
 }
 
 /* ---- metrics -------------------------------------------------------------- */
@@ -575,6 +588,16 @@ static char *render_metrics(struct daemon *d)
 		       "high: refuses more, never less)");
 	metrics_sample(&m, (double)enforcer_credit_failures(d->enforcer),
 		       NULL);
+	/* the kernel's counts: removals judged while no daemon ran too */
+	metrics_family(&m, "ipcwatch_rmid_guarded_total", "counter",
+		       "IPC_RMID of objects in use by another owner, by the "
+		       "guard_rmid guard");
+	for (k = 0; k < IPCW_RMID_OBJECTS; k++)
+		for (e = 0; e < 2; e++)
+			metrics_sample(&m, (double)enforcer_rmid_count(
+					       d->enforcer, k, e),
+				       "object", rmid_object_name(k),
+				       "action", actions[e], NULL);
 	metrics_family(&m, "ipcwatch_reaped_segments_total", "counter",
 		       "Orphaned segments removed");
 	for (i = 0; i < d->ntally; i++)
@@ -1025,6 +1048,7 @@ int cmd_enforce(int argc, char **argv)
 	eopts.max_owners = a.max_owners;
 	eopts.verbose = a.verbose;
 	eopts.pin_dir = a.pin_dir;
+	eopts.on_rmid = on_rmid;
 	d->enforcer = enforcer_open(d->policy, on_decision, d, &eopts, err,
 				    sizeof(err));
 	if (!d->enforcer) {
@@ -1109,15 +1133,20 @@ int cmd_enforce(int argc, char **argv)
 	export_metrics(d);
 	if (enforcer_adopted(d->enforcer))
 		notify_started(&d->notify, true,
-			       "enforcing %s: %d rules, adopted the policy "
-			       "pinned in %s with its totals, %s events",
-			       a.config, d->policy->nrules, a.pin_dir,
+			       "enforcing %s: %d rules, guard_rmid %s, adopted "
+			       "the policy pinned in %s with its totals, %s "
+			       "events", a.config, d->policy->nrules,
+			       policy_guard_name(d->policy->guard_rmid),
+			       a.pin_dir,
 			       mode_name(collector_mode(d->collector)));
 	else
 		notify_started(&d->notify, false,
-			       "enforcing %s: %d rules, %zu existing segments "
-			       "charged in %zu IPC namespaces, %s events",
-			       a.config, d->policy->nrules, seeded, d->set.n,
+			       "enforcing %s: %d rules, guard_rmid %s, %zu "
+			       "existing segments charged in %zu IPC "
+			       "namespaces, %s events", a.config,
+			       d->policy->nrules,
+			       policy_guard_name(d->policy->guard_rmid), seeded,
+			       d->set.n,
 			       mode_name(collector_mode(d->collector)));
 	if (d->http)
 		fprintf(stderr, "ipcwatch enforce: metrics on port %u\n",

@@ -151,6 +151,11 @@ const struct hook hooks[] = {
 	  HOOKS_POLICY, 0, 0 },
 	{ "policy_shm_destroy", HOOK_FENTRY, "shm_destroy", false, 2,
 	  HOOKS_POLICY, 0, 0 },
+	/* the IPC_RMID guard: IPC_RMID reaches no other LSM hook */
+	{ "policy_sem_rmid", HOOK_LSM, "sem_semctl", false, 2,
+	  HOOKS_POLICY, 0, 0 },
+	{ "policy_shm_rmid", HOOK_LSM, "shm_shmctl", false, 2,
+	  HOOKS_POLICY, 0, 0 },
 };
 
 const size_t nhooks = sizeof(hooks) / sizeof(hooks[0]);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -608,10 +609,13 @@ const char *ipcns_via_name(enum ipcns_via via)
 
 void ipcns_identify(const struct ipcns *ns, struct ipcns_identity *id)
 {
+	char dir[PATH_MAX];
+
 	memset(id, 0, sizeof(*id));
-	if (ns->via == IPCNS_VIA_MOUNT || ns->pid <= 0 ||
-	    process_cgroup_path(ns->pid, id->cgroup, sizeof(id->cgroup)))
-		id->cgroup[0] = '\0';
+	if (ns->via != IPCNS_VIA_MOUNT && ns->pid > 0 &&
+	    process_cgroup(ns->pid, dir, sizeof(dir)))
+		snprintf(id->cgroup, sizeof(id->cgroup), "%s",
+			 cgroup_path_of(dir));
 	cgroup_owner_parse(id->cgroup, &id->owner);
 	cgroup_owner_label(&id->owner, id->label, sizeof(id->label));
 }

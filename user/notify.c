@@ -303,6 +303,93 @@ void notify_decision(struct notifier *n, const struct ipcw_decision *d,
 	record_end(n, &r, d->enforced ? LOG_WARNING : LOG_NOTICE, text);
 }
 
+const char *rmid_object_name(uint32_t object)
+{
+	return object == IPCW_RMID_SHM ? "shm" : "sem";
+}
+
+/* What kept the object in use, in words: "2 attached, creator pid 7 alive" */
+static void rmid_use_text(const struct ipcw_rmid_decision *d, char *buf,
+			  size_t len)
+{
+	size_t used = 0;
+
+#define ADD(...) (used += (size_t)snprintf(buf + used, used < len ? \
+		  len - used : 0, __VA_ARGS__))
+	buf[0] = '\0';
+	if (d->in_use & IPCW_USE_ATTACHED)
+		ADD("%llu attached", (unsigned long long)d->nattch);
+	if (d->in_use & IPCW_USE_WAITERS)
+		ADD("%s%s%u waiter%s", used ? ", " : "",
+		    d->waiters >= IPCW_RMID_WAITERS_MAX ? "at least " : "",
+		    d->waiters, d->waiters == 1 ? "" : "s");
+	if (d->in_use & IPCW_USE_CREATOR)
+		ADD("%screator pid %u alive", used ? ", " : "", d->creator_pid);
+	if ((d->in_use & IPCW_USE_LAST_OP) && d->object == IPCW_RMID_SEM)
+		ADD("%slast operator pid %u alive (semaphore %d)",
+		    used ? ", " : "", d->last_pid, d->last_semnum);
+	else if (d->in_use & IPCW_USE_LAST_OP)
+		ADD("%slast operator pid %u alive", used ? ", " : "",
+		    d->last_pid);
+#undef ADD
+}
+
+void notify_rmid(struct notifier *n, const struct ipcw_rmid_decision *d,
+		 const char *cgroup_path)
+{
+	char text[768], use[256], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
+	bool shm = d->object == IPCW_RMID_SHM;
+	struct record r;
+
+	printable(comm, sizeof(comm), d->comm);
+	rmid_use_text(d, use, sizeof(use));
+	snprintf(text, sizeof(text),
+		 "%s: IPC_RMID of %s id %d key 0x%08x (owner uid %u, creator "
+		 "uid %u) in use: %s; by pid %u (%s) uid %u cgroup %s%s%llu%s "
+		 "(guard_rmid = %s)",
+		 d->enforced ? "DENIED EPERM" : "AUDIT (allowed)",
+		 shm ? "shared memory segment" : "semaphore set", d->id,
+		 (unsigned int)d->key, d->owner_uid, d->cuid, use, d->pid,
+		 comm, d->uid, cgroup_path, cgroup_path[0] ? " (id " : "",
+		 (unsigned long long)d->cgroup, cgroup_path[0] ? ")" : "",
+		 d->enforced ? "deny" : "audit");
+	if (!record_begin(n, &r, d->enforced ? "rmid_denied" : "rmid_audit"))
+		return;
+	jw_kv_string(r.jw, "guard", d->enforced ? "deny" : "audit");
+	jw_kv_bool(r.jw, "enforced", d->enforced);
+	jw_kv_int(r.jw, "err", d->err);
+	jw_kv_uint(r.jw, "pid", d->pid);
+	jw_kv_uint(r.jw, "tid", d->tid);
+	jw_kv_string(r.jw, "comm", d->comm);
+	jw_kv_uint(r.jw, "uid", d->uid);
+	jw_kv_uint(r.jw, "gid", d->gid);
+	jw_kv_uint(r.jw, "cgroup_id", d->cgroup);
+	jw_kv_string(r.jw, "cgroup", cgroup_path);
+	jw_kv_uint(r.jw, "ipcns", d->ipcns);
+	jw_kv_string(r.jw, "object", rmid_object_name(d->object));
+	jw_kv_int(r.jw, "id", d->id);
+	jw_kv_int(r.jw, "key", d->key);
+	jw_kv_uint(r.jw, "owner_uid", d->owner_uid);
+	jw_kv_uint(r.jw, "cuid", d->cuid);
+	jw_kv_bool(r.jw, "attached", d->in_use & IPCW_USE_ATTACHED);
+	jw_kv_bool(r.jw, "has_waiters", d->in_use & IPCW_USE_WAITERS);
+	jw_kv_bool(r.jw, "creator_alive", d->in_use & IPCW_USE_CREATOR);
+	jw_kv_bool(r.jw, "last_op_alive", d->in_use & IPCW_USE_LAST_OP);
+	if (shm) {
+		jw_kv_uint(r.jw, "nattch", d->nattch);
+		jw_kv_uint(r.jw, "cpid", d->creator_pid);
+		jw_kv_uint(r.jw, "lpid", d->last_pid);
+	} else {
+		jw_kv_uint(r.jw, "nsems", d->nsems);
+		jw_kv_uint(r.jw, "waiters", d->waiters);
+		jw_kv_bool(r.jw, "waiters_capped",
+			   d->waiters >= IPCW_RMID_WAITERS_MAX);
+		jw_kv_int(r.jw, "last_semnum", d->last_semnum);
+		jw_kv_uint(r.jw, "sempid", d->last_pid);
+	}
+	record_end(n, &r, d->enforced ? LOG_WARNING : LOG_NOTICE, text);
+}
+
 void notify_reaped(struct notifier *n, uint32_t ipcns, const struct seg *s,
 		   const struct policy_rule *r)
 {

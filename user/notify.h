@@ -47,6 +47,17 @@ void notify_init(struct notifier *n, bool json, const char *alert_exec,
 void notify_decision(struct notifier *n, const struct ipcw_decision *d,
 		     const struct policy *p);
 
+/*
+ * An IPC_RMID of an object in use, refused or audited by the guard;
+ * @cgroup_path is the remover's cgroup directory when it could still be
+ * read ("" when not).
+ */
+void notify_rmid(struct notifier *n, const struct ipcw_rmid_decision *d,
+		 const char *cgroup_path);
+
+/* "sem" or "shm" */
+const char *rmid_object_name(uint32_t object);
+
 /* An orphaned segment removed by the reaper. */
 void notify_reaped(struct notifier *n, uint32_t ipcns, const struct seg *s,
 		   const struct policy_rule *r);

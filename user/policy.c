@@ -286,6 +286,35 @@ static bool parse_mode(const char *v, enum policy_mode *m)
 	return true;
 }
 
+static bool parse_guard(const char *v, enum policy_guard *g)
+{
+	if (!strcmp(v, "off"))
+		*g = GUARD_OFF;
+	else if (!strcmp(v, "audit"))
+		*g = GUARD_AUDIT;
+	else if (!strcmp(v, "deny"))
+		*g = GUARD_DENY;
+	else
+		return false;
+	return true;
+}
+
+/* A key of [policy]. */
+static void policy_key(struct parse *ps, const char *k, const char *v)
+{
+	if (!strcmp(k, "mode")) {
+		if (!parse_mode(v, &ps->p->mode))
+			error_at(ps, ps->line, "mode '%s' (audit or enforce)",
+				 v);
+	} else if (!strcmp(k, "guard_rmid")) {
+		if (!parse_guard(v, &ps->p->guard_rmid))
+			error_at(ps, ps->line,
+				 "guard_rmid '%s' (off, audit or deny)", v);
+	} else {
+		error_at(ps, ps->line, "unknown key '%s' in [policy]", k);
+	}
+}
+
 static void rule_key(struct parse *ps, struct policy_rule *r, const char *k,
 		     const char *v)
 {
@@ -374,6 +403,11 @@ static void rule_key(struct parse *ps, struct policy_rule *r, const char *k,
 				 "m, h, d; at most 100 years)", v);
 			return;
 		}
+	} else if (!strcmp(k, "guard_rmid")) {
+		/* the remover, not the owner, is who a rule would match */
+		error_at(ps, ps->line,
+			 "guard_rmid is a [policy] key: it guards every "
+			 "owner's objects, not [rule %s]'s", r->name);
 	} else {
 		if (!strcmp(k, "max_segment_bytes"))
 			amount = &r->max_segment_bytes;
@@ -435,12 +469,7 @@ static int handler(void *user, const char *section, const char *name,
 		return 1;
 	}
 	if (ps->in_policy) {
-		if (strcmp(name, "mode"))
-			error_at(ps, ps->line, "unknown key '%s' in [policy]",
-				 name);
-		else if (!parse_mode(value, &ps->p->mode))
-			error_at(ps, ps->line, "mode '%s' (audit or enforce)",
-				 value);
+		policy_key(ps, name, value);
 	} else if (ps->rule) {
 		rule_key(ps, ps->rule, name, value);
 	}
@@ -523,8 +552,10 @@ int policy_load_file(FILE *f, const char *path, uint64_t mem_total,
 			p->rules[i].mode = p->mode;
 		check_rule(&ps, &p->rules[i]);
 	}
-	if (!ps.errors && p->nrules == 0)
-		error_at(&ps, ps.line, "no [rule NAME] section");
+	/* the guard alone is a policy; nothing at all is a mistake */
+	if (!ps.errors && p->nrules == 0 && p->guard_rmid == GUARD_OFF)
+		error_at(&ps, ps.line,
+			 "no [rule NAME] section and no guard_rmid");
 	return ps.errors ? -1 : 0;
 }
 
@@ -555,6 +586,15 @@ const char *policy_mode_name(enum policy_mode mode)
 	return mode == POLICY_ENFORCE ? "enforce" : "audit";
 }
 
+const char *policy_guard_name(enum policy_guard guard)
+{
+	switch (guard) {
+	case GUARD_AUDIT: return "audit";
+	case GUARD_DENY: return "deny";
+	default: return "off";
+	}
+}
+
 const char *policy_scope_name(enum policy_scope scope)
 {
 	static const char *const names[] = { "uid", "gid", "cgroup", "ipcns" };
@@ -583,6 +623,15 @@ void policy_describe(const struct policy *p, FILE *out)
 	fprintf(out, "%s: %d rule%s, default mode %s; the first matching rule "
 		"applies\n", p->path, p->nrules, p->nrules == 1 ? "" : "s",
 		policy_mode_name(p->mode));
+	if (p->guard_rmid != GUARD_OFF)
+		fprintf(out, "guard_rmid %s: %s an IPC_RMID of a semaphore set "
+			"or segment in use (a sleeper, an attach, its creator "
+			"or last operator alive) by a process that is not its "
+			"creator and not of its owner's or creator's uid, root "
+			"included%s\n", policy_guard_name(p->guard_rmid),
+			p->guard_rmid == GUARD_DENY ? "refuse with EPERM" :
+			"log (audit) but allow",
+			p->guard_rmid == GUARD_DENY ? ", and log it" : "");
 	for (i = 0; i < p->nrules; i++) {
 		const struct policy_rule *r = &p->rules[i];
 		const char *verb = r->mode == POLICY_ENFORCE ?

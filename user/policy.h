@@ -5,6 +5,7 @@
  *
  *   [policy]
  *   mode = audit                 ; default of every rule: audit | enforce
+ *   guard_rmid = deny            ; IPC_RMID of objects in use: off | audit | deny
  *
  *   [rule databases]             ; rules are tried in file order:
  *   uid = 1000                   ; the first that matches wins
@@ -29,6 +30,13 @@
 #define POLICY_NAME_LEN 48
 
 enum policy_mode { POLICY_AUDIT, POLICY_ENFORCE };
+
+/*
+ * What the IPC_RMID guard does with a removal of a semaphore set or a
+ * segment in use by a process neither its creator nor of its owner's
+ * or creator's uid (bpf/policy.bpf.c decides which those are).
+ */
+enum policy_guard { GUARD_OFF, GUARD_AUDIT, GUARD_DENY };
 
 /* What the per-owner totals of a rule are kept per. */
 enum policy_scope { SCOPE_UID, SCOPE_GID, SCOPE_CGROUP, SCOPE_IPCNS };
@@ -73,6 +81,7 @@ struct policy_rule {
 struct policy {
 	char path[PATH_MAX];
 	enum policy_mode mode;
+	enum policy_guard guard_rmid;	/* [policy] guard_rmid, every owner */
 	struct policy_rule rules[POLICY_MAX_RULES];
 	int nrules;
 };
@@ -138,6 +147,7 @@ bool policy_enforces(const struct policy *p);
 uint32_t policy_total_scopes(const struct policy *p);
 
 const char *policy_mode_name(enum policy_mode mode);
+const char *policy_guard_name(enum policy_guard guard);	/* "deny" */
 /* The policy key of a kernel decision: "max_total_bytes" */
 const char *limit_kind_name(enum ipcw_limit kind);
 const char *policy_scope_name(enum policy_scope scope);

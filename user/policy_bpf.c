@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/random.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@ struct enforcer {
 	struct policy_bpf *skel;
 	struct ring_buffer *rb;
 	decision_fn fn;
+	rmid_decision_fn on_rmid;
 	void *ctx;
 	uint32_t generation;
 	const char *pin_dir;	/* NULL: nothing pinned */
@@ -113,6 +115,86 @@ static int prove_lsm(struct enforcer *e, char *err, size_t errlen)
 	return 0;
 }
 
+/* A key no object of @kind (0: sem, 1: shm) has; 0 when none is found. */
+static key_t unused_key(int shm)
+{
+	key_t key;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		if (getrandom(&key, sizeof(key), 0) != sizeof(key))
+			key = (key_t)(getpid() ^ (tries << 20));
+		if (key == IPC_PRIVATE)
+			continue;
+		if ((shm ? shmget(key, 0, 0) : semget(key, 0, 0)) < 0 &&
+		    errno == ENOENT)
+			return key;
+	}
+	return IPC_PRIVATE;
+}
+
+/*
+ * The same proof for the IPC_RMID guard, of each hook: an IPC_RMID of
+ * the daemon's own test set and segment must be refused and counted
+ * (they are then removed). Made with canary_pass_key, the segment is
+ * neither charged nor refused by a rule.
+ */
+static int prove_guard(struct enforcer *e, char *err, size_t errlen)
+{
+	static const char *const make[] = { "semget", "shmget" };
+	static const char *const ctl[] = { "semctl", "shmctl" };
+	typeof(e->skel->bss) bss = e->skel->bss;
+	int obj, id, refused, saved;
+	uint64_t before;
+	key_t key;
+
+	for (obj = 0; obj < IPCW_RMID_OBJECTS; obj++) {
+		key = unused_key(obj);
+		if (key == IPC_PRIVATE) {
+			snprintf(err, errlen, "cannot prove the IPC_RMID guard: "
+				 "no unused key found");
+			return -EEXIST;
+		}
+		if (obj == IPCW_RMID_SHM)
+			bss->canary_pass_key = key;
+		id = obj == IPCW_RMID_SHM ?
+		     shmget(key, 1, IPC_CREAT | IPC_EXCL | 0600) :
+		     semget(key, 1, IPC_CREAT | IPC_EXCL | 0600);
+		saved = errno;
+		bss->canary_pass_key = 0;
+		if (id < 0) {
+			snprintf(err, errlen, "cannot prove the IPC_RMID guard: "
+				 "its test %s() failed: %s", make[obj],
+				 strerror(saved));
+			return -saved;
+		}
+		before = bss->canary_rmid_hits[obj];
+		bss->canary_rmid_key = key;
+		refused = (obj == IPCW_RMID_SHM ? shmctl(id, IPC_RMID, NULL) :
+			   semctl(id, 0, IPC_RMID)) < 0;
+		saved = errno;
+		bss->canary_rmid_key = 0;
+		/* the test object goes, proven or not */
+		if (refused && obj == IPCW_RMID_SHM)
+			shmctl(id, IPC_RMID, NULL);
+		else if (refused)
+			semctl(id, 0, IPC_RMID);
+		if (!refused) {
+			snprintf(err, errlen, "the IPC_RMID guard is not in "
+				 "force: a test %s(IPC_RMID) it must refuse "
+				 "was allowed", ctl[obj]);
+			return -ENOTSUP;
+		}
+		if (saved != EPERM || bss->canary_rmid_hits[obj] == before) {
+			snprintf(err, errlen, "cannot prove the IPC_RMID guard: "
+				 "the test %s(IPC_RMID) failed with %s before "
+				 "the policy saw it", ctl[obj], strerror(saved));
+			return -ENOTSUP;
+		}
+	}
+	return 0;
+}
+
 /* Every hook of the policy programs, checked before anything is loaded. */
 static int check_policy_hooks(char *err, size_t errlen)
 {
@@ -153,6 +235,15 @@ static int handle_decision(void *ctx, void *data, size_t size)
 	if (size < sizeof(struct ipcw_decision))
 		return 0;
 	return e->fn(data, e->ctx);
+}
+
+static int handle_rmid(void *ctx, void *data, size_t size)
+{
+	struct enforcer *e = ctx;
+
+	if (size < sizeof(struct ipcw_rmid_decision) || !e->on_rmid)
+		return 0;
+	return e->on_rmid(data, e->ctx);
 }
 
 static void to_bpf_rule(const struct policy_rule *r, struct ipcw_rule *b)
@@ -287,6 +378,11 @@ int enforcer_set_policy(struct enforcer *e, const struct policy *p,
 			close(fd);
 		}
 	}
+	/* in the same word as the rules: one switch for both */
+	if (p->guard_rmid == GUARD_AUDIT)
+		flags |= IPCW_LIVE_GUARD_AUDIT;
+	else if (p->guard_rmid == GUARD_DENY)
+		flags |= IPCW_LIVE_GUARD_DENY;
 	cfg.live = IPCW_LIVE(gen, flags, (uint32_t)p->nrules);
 	if (bpf_map_update_elem(cfg_fd, &zero, &cfg, BPF_ANY)) {
 		snprintf(err, errlen, "switching the policy: %s",
@@ -316,6 +412,8 @@ static int attach_in_order(struct policy_bpf *skel)
 		{ skel->progs.policy_newseg_enter,
 		  &skel->links.policy_newseg_enter },
 		{ skel->progs.policy_shm_alloc, &skel->links.policy_shm_alloc },
+		{ skel->progs.policy_sem_rmid, &skel->links.policy_sem_rmid },
+		{ skel->progs.policy_shm_rmid, &skel->links.policy_shm_rmid },
 	};
 	size_t i;
 
@@ -392,6 +490,7 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 		return NULL;
 	}
 	e->fn = fn;
+	e->on_rmid = o->on_rmid;
 	e->ctx = ctx;
 	verbose_libbpf = o->verbose;
 	libbpf_set_print(print_libbpf);
@@ -488,10 +587,16 @@ struct enforcer *enforcer_open(const struct policy *p, decision_fn fn,
 			goto fail;
 		}
 	}
-	if (prove_lsm(e, err, errlen))
+	if (prove_lsm(e, err, errlen) || prove_guard(e, err, errlen))
 		goto fail;
 	e->rb = ring_buffer__new(bpf_map__fd(e->skel->maps.decisions),
 				 handle_decision, e, NULL);
+	if (e->rb && ring_buffer__add(e->rb,
+				      bpf_map__fd(e->skel->maps.rmid_decisions),
+				      handle_rmid, e)) {
+		ring_buffer__free(e->rb);
+		e->rb = NULL;
+	}
 	if (!e->rb) {
 		snprintf(err, errlen, "cannot open the decision buffer: %s",
 			 strerror(errno));
@@ -567,39 +672,6 @@ int enforcer_probe(bool verbose, char *err, size_t errlen)
 	enforcer_close(e);
 	free(none);
 	return e ? 0 : -1;
-}
-
-/*
- * The cgroup of a live process: its id (the inode of its cgroup v2
- * directory) and that directory, as the rules name it. 0 and "" when it
- * cannot be read.
- */
-static uint64_t process_cgroup(int pid, char *dir, size_t dirlen)
-{
-	char path[64], line[PATH_MAX];
-	struct stat st;
-	uint64_t id = 0;
-	FILE *f;
-
-	dir[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3)) {
-			line[strcspn(line, "\n")] = '\0';
-			/* a path too long to be a directory name is no cgroup */
-			if ((size_t)snprintf(dir, dirlen, "/sys/fs/cgroup%s",
-					     strcmp(line + 3, "/") ?
-					     line + 3 : "") < dirlen &&
-			    !stat(dir, &st))
-				id = st.st_ino;
-			else
-				dir[0] = '\0';
-		}
-	fclose(f);
-	return id;
 }
 
 /*
@@ -888,6 +960,13 @@ uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
 {
 	return percpu_map_sum(bpf_map__fd(e->skel->maps.counters),
 			  (rule * IPCW_LIMIT_MAX + kind) * 2 + enforced);
+}
+
+uint64_t enforcer_rmid_count(struct enforcer *e, enum ipcw_rmid_object object,
+			     bool enforced)
+{
+	return percpu_map_sum(bpf_map__fd(e->skel->maps.rmid_counters),
+			      (uint32_t)object * 2 + enforced);
 }
 
 uint64_t enforcer_lost(struct enforcer *e)

@@ -17,6 +17,9 @@
 struct enforcer;
 
 typedef int (*decision_fn)(const struct ipcw_decision *d, void *ctx);
+/* An IPC_RMID the guard refused or audited. */
+typedef int (*rmid_decision_fn)(const struct ipcw_rmid_decision *d,
+				void *ctx);
 
 struct enforcer_opts {
 	/* room in the per-owner totals (IPCW_OWNERS_DEFAULT); when they
@@ -26,6 +29,8 @@ struct enforcer_opts {
 	/* bpffs directory to pin in or adopt from; NULL: no pins, all
 	 * detached when this process ends */
 	const char *pin_dir;
+	/* the guard's decisions, with the ctx of decision_fn; NULL: none */
+	rmid_decision_fn on_rmid;
 };
 
 /*
@@ -111,6 +116,10 @@ void enforcer_for_each_total(struct enforcer *e, enum ipcw_scope scope,
 /* Decisions per rule, limit kind and enforcement, summed over CPUs. */
 uint64_t enforcer_count(struct enforcer *e, uint32_t rule,
 			enum ipcw_limit kind, bool enforced);
+
+/* IPC_RMID guard decisions per object kind and enforcement. */
+uint64_t enforcer_rmid_count(struct enforcer *e, enum ipcw_rmid_object object,
+			     bool enforced);
 
 /* Decisions the ring buffer could not take. */
 uint64_t enforcer_lost(struct enforcer *e);

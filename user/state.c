@@ -3,6 +3,7 @@
 #include "state.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,31 +149,28 @@ static uint64_t live_cgroup(struct ipc_state *st, int pid)
 {
 	struct cgroup_name *bigger, *c;
 	struct cgroup_owner o;
-	char path[256], dir[512];
-	struct stat sb;
+	char dir[PATH_MAX];
+	uint64_t id = process_cgroup(pid, dir, sizeof(dir));
 	size_t i;
 
-	if (process_cgroup_path(pid, path, sizeof(path)))
-		return 0;
-	snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", path);
-	if (stat(dir, &sb))
+	if (!id)
 		return 0;
 	for (i = 0; i < st->ncgroups; i++)
-		if (st->cgroups[i].id == (uint64_t)sb.st_ino)
-			return sb.st_ino;
+		if (st->cgroups[i].id == id)
+			return id;
 	/* a bound on what a host churning containers makes us keep */
 	if (st->ncgroups >= CGROUP_NAMES_MAX)
-		return sb.st_ino;
+		return id;
 	bigger = realloc(st->cgroups, (st->ncgroups + 1) * sizeof(*bigger));
 	if (!bigger)
-		return sb.st_ino;
+		return id;
 	st->cgroups = bigger;
 	c = &st->cgroups[st->ncgroups++];
-	c->id = sb.st_ino;
-	snprintf(c->path, sizeof(c->path), "%s", path);
-	cgroup_owner_parse(path, &o);
+	c->id = id;
+	snprintf(c->path, sizeof(c->path), "%s", cgroup_path_of(dir));
+	cgroup_owner_parse(c->path, &o);
 	cgroup_owner_label(&o, c->label, sizeof(c->label));
-	return c->id;
+	return id;
 }
 
 const struct cgroup_name *state_cgroup(const struct ipc_state *st,

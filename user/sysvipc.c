@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *sysvipc_proc_root = "/proc";
@@ -535,4 +537,32 @@ void process_comm(int pid, char *comm, size_t len)
 		n--;
 	comm[n] = '\0';
 	fclose(f);
+}
+
+uint64_t process_cgroup(int pid, char *dir, size_t dirlen)
+{
+	char path[64], line[PATH_MAX];
+	struct stat st;
+	uint64_t id = 0;
+	FILE *f;
+
+	dir[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			/* a path too long to be a directory name is no cgroup */
+			if ((size_t)snprintf(dir, dirlen, "/sys/fs/cgroup%s",
+					     strcmp(line + 3, "/") ?
+					     line + 3 : "") < dirlen &&
+			    !stat(dir, &st))
+				id = st.st_ino;
+			else
+				dir[0] = '\0';
+		}
+	fclose(f);
+	return id;
 }

@@ -95,6 +95,13 @@ int read_sem_values(struct sem_row *row);
  */
 bool process_alive_since(int pid, int64_t since);
 
+/*
+ * The cgroup of a live process: its id (the inode of its cgroup v2
+ * directory) and that directory, as the rules name it. 0 and "" when
+ * it cannot be read.
+ */
+uint64_t process_cgroup(int pid, char *dir, size_t dirlen);
+
 /* The command of @pid from /proc, "" if gone. */
 void process_comm(int pid, char *comm, size_t len);
 

@@ -92,10 +92,82 @@ static void alert_exec_bounded_skipped_and_killed(void **state)
 	assert_int_equal(lines, 2 * NOTIFY_MAX_CHILDREN + 3);
 }
 
+/* What one record printed, text or JSON. */
+static void rmid_output(const struct ipcw_rmid_decision *d, bool json,
+			const char *cgroup, char *buf, size_t len)
+{
+	struct notifier n;
+	int saved;
+	size_t got;
+	FILE *out;
+
+	out = stdout_to_file(&saved);
+	notify_init(&n, json, NULL, 1);
+	n.syslog = false;
+	notify_rmid(&n, d, cgroup);
+	stdout_back(saved);
+	rewind(out);
+	got = fread(buf, 1, len - 1, out);
+	buf[got] = '\0';
+	fclose(out);
+}
+
+/* The guard's record names who removed and what it would have broken. */
+static void rmid_record_names_both(void **state)
+{
+	struct ipcw_rmid_decision d = {
+		.cgroup = 4242, .pid = 321, .tid = 322, .uid = 0, .gid = 0,
+		.ipcns = 4026531839u, .id = 7, .key = 0x5432,
+		.owner_uid = 999, .cuid = 999, .object = IPCW_RMID_SEM,
+		.in_use = IPCW_USE_WAITERS | IPCW_USE_LAST_OP, .waiters = 2,
+		.nsems = 17, .last_pid = 100, .last_semnum = 3,
+		.enforced = 1, .err = 1, .comm = "systemd-logind",
+	};
+	char out[2048];
+
+	(void)state;
+	rmid_output(&d, false, "/sys/fs/cgroup/system.slice", out,
+		    sizeof(out));
+	assert_string_equal(out,
+		"DENIED EPERM: IPC_RMID of semaphore set id 7 key 0x00005432 "
+		"(owner uid 999, creator uid 999) in use: 2 waiters, last "
+		"operator pid 100 alive (semaphore 3); by pid 321 "
+		"(systemd-logind) uid 0 cgroup /sys/fs/cgroup/system.slice "
+		"(id 4242) (guard_rmid = deny)\n");
+
+	d.object = IPCW_RMID_SHM;
+	d.in_use = IPCW_USE_ATTACHED | IPCW_USE_CREATOR;
+	d.nattch = 3;
+	d.creator_pid = 99;
+	d.last_pid = 100;
+	d.enforced = 0;
+	d.err = 0;
+	rmid_output(&d, false, "", out, sizeof(out));
+	assert_string_equal(out,
+		"AUDIT (allowed): IPC_RMID of shared memory segment id 7 key "
+		"0x00005432 (owner uid 999, creator uid 999) in use: 3 "
+		"attached, creator pid 99 alive; by pid 321 (systemd-logind) "
+		"uid 0 cgroup 4242 (guard_rmid = audit)\n");
+
+	rmid_output(&d, true, "", out, sizeof(out));
+	assert_non_null(strstr(out, "{\"type\":\"rmid_audit\","));
+	assert_non_null(strstr(out, "\"guard\":\"audit\",\"enforced\":false,"
+			       "\"err\":0,\"pid\":321,\"tid\":322,"
+			       "\"comm\":\"systemd-logind\",\"uid\":0,"
+			       "\"gid\":0,\"cgroup_id\":4242,\"cgroup\":\"\","
+			       "\"ipcns\":4026531839,\"object\":\"shm\","
+			       "\"id\":7,\"key\":21554,\"owner_uid\":999,"
+			       "\"cuid\":999,\"attached\":true,"
+			       "\"has_waiters\":false,\"creator_alive\":true,"
+			       "\"last_op_alive\":false,\"nattch\":3,"
+			       "\"cpid\":99,\"lpid\":100}\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(alert_exec_bounded_skipped_and_killed),
+		cmocka_unit_test(rmid_record_names_both),
 	};
 
 	return cmocka_run_group_tests_name("notify", tests, NULL, NULL);

@@ -130,6 +130,7 @@ static void policy_example_resolves(void **state)
 	assert_int_equal(policy_load(EXAMPLE, MEM_TOTAL,
 				     &pol, err, sizeof(err)), 0);
 	assert_int_equal(pol.mode, POLICY_AUDIT);
+	assert_int_equal(pol.guard_rmid, GUARD_DENY);
 	assert_int_equal(pol.nrules, 3);
 	r = &pol.rules[0];
 	assert_string_equal(r->name, "postgres");
@@ -245,7 +246,7 @@ static void policy_describe_in_words(void **state)
 	f = open_memstream(&text, &len);
 	policy_describe(&pol, f);
 	fclose(f);
-	assert_non_null(strstr(text, "rule postgres (line 6), enforce:\n"
+	assert_non_null(strstr(text, "rule postgres (line 7), enforce:\n"
 				     "  matches: uid 999\n"
 				     "  refuse shmget() of a segment over 16 GiB "
 				     "with EINVAL\n"
@@ -254,6 +255,9 @@ static void policy_describe_in_words(void **state)
 	assert_non_null(strstr(text, "  remove orphaned segments (creator "
 				     "gone, nothing attached) after 300 s\n"));
 	assert_non_null(strstr(text, "matches: every owner"));
+	assert_non_null(strstr(text, "\nguard_rmid deny: refuse with EPERM "
+				     "an IPC_RMID of a semaphore set or "
+				     "segment in use"));
 	free(text);
 }
 

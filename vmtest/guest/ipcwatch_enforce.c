@@ -2107,6 +2107,309 @@ static void test_escaped_comm(void)
 	ipcwatch_free(&r);
 }
 
+/* ---- the IPC_RMID guard ---------------------------------------------------- */
+
+/*
+ * The application logind's RemoveIPC would break: a process of euid
+ * 1000 (its saved uid root) holding a semaphore set (semaphore 0 set
+ * by it, so it is the last operator) with a child asleep on it, and a
+ * segment it made and keeps attached. It answers commands on a pipe.
+ */
+struct guard_app {
+	pid_t pid;
+	pid_t waiter;		/* its child, asleep on semaphore 0 */
+	int semid, shmid;
+	int cmd, res;		/* pipe ends: to it, from it */
+};
+
+static void guard_app_serve(int semid, int shmid, pid_t waiter, int in,
+			    int out)
+{
+	int r, status;
+	char c;
+
+	while (read(in, &c, 1) == 1) {
+		if (c == 'r') {
+			/* its own process, as another uid than the owner's */
+			r = seteuid(0) || shmctl(shmid, IPC_RMID, NULL) ?
+			    errno : 0;
+		} else if (c == 'v') {
+			/* an operation of its own: its last operator again */
+			r = semctl(semid, 1, SETVAL, 1) ? errno : 0;
+		} else if (c == 'w') {
+			/* the waiter's semop() result, as an errno */
+			r = waitpid(waiter, &status, 0) == waiter &&
+			    WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		} else {
+			break;
+		}
+		if (write(out, &r, sizeof(r)) != sizeof(r))
+			break;
+	}
+	_exit(0);
+}
+
+static bool guard_app_start(struct guard_app *a)
+{
+	int down[2], up[2], got[3] = { -1, -1, -1 };
+	uint64_t deadline;
+
+	memset(a, 0, sizeof(*a));
+	if (pipe(down) || pipe(up))
+		exit(2);
+	a->pid = fork();
+	if (a->pid == 0) {
+		struct sembuf wait_op = { 0, -1, 0 };
+		int semid, shmid;
+		char *mem;
+		pid_t w;
+
+		close(down[1]);
+		close(up[0]);
+		if (setresgid(-1, 1000, 0) || setresuid(-1, 1000, 0))
+			_exit(1);
+		semid = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+		if (semid < 0 || semctl(semid, 0, SETVAL, 0))
+			_exit(1);
+		/* forked first: the sleeper holds no attach of its own */
+		w = fork();
+		if (w == 0)
+			_exit(semop(semid, &wait_op, 1) ? errno : 0);
+		shmid = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+		mem = shmid >= 0 ? shmat(shmid, NULL, 0) : (void *)-1;
+		if (mem == (void *)-1)
+			_exit(1);
+		strcpy(mem, "application data");
+		got[0] = semid;
+		got[1] = shmid;
+		got[2] = w;
+		if (write(up[1], got, sizeof(got)) != sizeof(got))
+			_exit(1);
+		guard_app_serve(semid, shmid, w, down[0], up[1]);
+	}
+	close(down[0]);
+	close(up[1]);
+	a->cmd = down[1];
+	a->res = up[0];
+	if (read(a->res, got, sizeof(got)) != sizeof(got))
+		return false;
+	a->semid = got[0];
+	a->shmid = got[1];
+	a->waiter = got[2];
+	/* asleep: the kernel counts it on semaphore 0 */
+	deadline = mono_ms() + 30000;
+	while (semctl(a->semid, 0, GETNCNT) != 1 && mono_ms() < deadline)
+		usleep(20000);
+	return semctl(a->semid, 0, GETNCNT) == 1;
+}
+
+/* Ask the application: its answer, or -1. */
+static int guard_app_ask(struct guard_app *a, char c)
+{
+	int r = -1;
+
+	if (write(a->cmd, &c, 1) != 1 ||
+	    read(a->res, &r, sizeof(r)) != sizeof(r))
+		return -1;
+	return r;
+}
+
+static void guard_app_stop(struct guard_app *a)
+{
+	close(a->cmd);
+	close(a->res);
+	if (a->waiter > 0)
+		kill(a->waiter, SIGKILL);
+	reap(a->pid);
+	semctl(a->semid, 0, IPC_RMID);
+	shmctl(a->shmid, IPC_RMID, NULL);
+}
+
+/*
+ * IPC_RMID of a set (or with @shm a segment) by a child of @uid called
+ * @comm, as logind's cleanup would: 0 or -errno, its pid in @pid.
+ */
+static int remove_as(uid_t uid, const char *comm, bool shm, int id,
+		     pid_t *pid)
+{
+	int fds[2], ret = -EIO;
+
+	if (pipe(fds))
+		exit(2);
+	*pid = fork();
+	if (*pid == 0) {
+		int r;
+
+		prctl(PR_SET_NAME, comm);
+		if (uid && (setgid(uid) || setuid(uid)))
+			_exit(1);
+		r = shm ? shmctl(id, IPC_RMID, NULL) : semctl(id, 0, IPC_RMID);
+		r = r < 0 ? -errno : 0;
+		_exit(write(fds[1], &r, sizeof(r)) != sizeof(r));
+	}
+	reap(*pid);
+	if (read(fds[0], &ret, sizeof(ret)) != sizeof(ret))
+		ret = -EIO;
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+/* A set of @uid made by a child that exits: nobody uses it. */
+static int idle_set_of(uid_t uid)
+{
+	int fds[2], id = -1;
+	pid_t pid;
+
+	if (pipe(fds))
+		exit(2);
+	pid = fork();
+	if (pid == 0) {
+		int r;
+
+		if (setgid(uid) || setuid(uid))
+			_exit(1);
+		r = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+		_exit(write(fds[1], &r, sizeof(r)) != sizeof(r));
+	}
+	reap(pid);
+	if (read(fds[0], &id, sizeof(id)) != sizeof(id))
+		id = -1;
+	close(fds[0]);
+	close(fds[1]);
+	return id;
+}
+
+/*
+ * guard_rmid against logind's RemoveIPC: root (not the owner, not the
+ * creator) removes a set with a sleeper and a segment attached. Audit
+ * lets both go and logs them; deny refuses both with EPERM, the
+ * application carries on, and its own process and its owner's uid
+ * still remove them. Objects nobody uses go in either mode, unlogged.
+ */
+static void test_guard_rmid(const char *mode)
+{
+	bool deny = !strcmp(mode, "deny");
+	const char *type = deny ? "rmid_denied" : "rmid_audit";
+	pid_t sem_remover = 0, shm_remover = 0, p;
+	struct guard_app app;
+	struct ipcwatch_run r;
+	char needle[320], sample[128];
+	json_object *d;
+	int idle_sem, idle_shm;
+
+	fresh_ipc_ns();
+	/* the guard alone is a policy */
+	write_policy(POLICY, "[policy]\nguard_rmid = %s\n", mode);
+	if (!tap_ok(start_enforce(&r, NULL), "guard_%s.starts", mode)) {
+		tap_diag("  %s", r.err);
+		ipcwatch_free(&r);
+		return;
+	}
+	/* not in use: no sleeper, no attach, creator and operators gone */
+	idle_sem = idle_set_of(1000);
+	idle_shm = shmget_as(1000, 4096);
+	tap_is(remove_as(0, "ipcw-logind", false, idle_sem, &p), 0,
+	       "guard_%s.idle_set_removed", mode);
+	tap_is(remove_as(0, "ipcw-logind", true, idle_shm, &p), 0,
+	       "guard_%s.idle_segment_removed", mode);
+	tap_ok(idle_shm >= 0 && !seg_exists(idle_shm),
+	       "guard_%s.idle_segment_gone", mode);
+
+	if (!tap_ok(guard_app_start(&app), "guard_%s.application_waits",
+		    mode)) {
+		guard_app_stop(&app);
+		ipcwatch_stop(&r);
+		ipcwatch_free(&r);
+		return;
+	}
+	tap_is(remove_as(0, "ipcw-logind", false, app.semid, &sem_remover),
+	       deny ? -EPERM : 0, "guard_%s.in_use_set_rmid", mode);
+	tap_is(remove_as(0, "ipcw-logind", true, app.shmid, &shm_remover),
+	       deny ? -EPERM : 0, "guard_%s.in_use_segment_rmid", mode);
+	if (deny) {
+		struct sembuf post = { 0, 1, 0 };
+		struct shmid_ds ds;
+
+		/* the application carries on: its sleeper gets the post */
+		tap_ok(semop(app.semid, &post, 1) == 0,
+		       "deny.semop_after_refusal");
+		tap_is(guard_app_ask(&app, 'w'), 0, "deny.waiter_semop_succeeds");
+		tap_ok(shmctl(app.shmid, IPC_STAT, &ds) == 0 &&
+		       ds.shm_nattch == 1 && !(ds.shm_perm.mode & SHM_DEST),
+		       "deny.segment_still_attached");
+		/* its own process, with euid root (not the owner's uid) */
+		tap_is(guard_app_ask(&app, 'r'), 0,
+		       "deny.creator_process_removes_segment");
+		/* the owner's uid, from another process, while in use */
+		tap_ok(guard_app_ask(&app, 'v') == 0 &&
+		       semctl(app.semid, 1, GETPID) == app.pid,
+		       "deny.set_in_use_again");
+		tap_is(remove_as(1000, "ipcw-owner", false, app.semid, &p), 0,
+		       "deny.owner_uid_removes_set");
+	} else {
+		/* removed under it: the sleeper wakes with EIDRM */
+		tap_is(guard_app_ask(&app, 'w'), EIDRM,
+		       "audit.waiter_sees_eidrm");
+		{
+			struct shmid_ds ds;
+
+			/* still attached: marked, freed at the last detach */
+			tap_ok(shmctl(app.shmid, IPC_STAT, &ds) == 0 &&
+			       (ds.shm_perm.mode & SHM_DEST),
+			       "audit.segment_marked_removed");
+		}
+	}
+	app.waiter = 0;
+	wait_ticks(2, deny ? "guard_deny" : "guard_audit");
+	snprintf(sample, sizeof(sample),
+		 "ipcwatch_rmid_guarded_total{object=\"sem\",action=\"%s\"}",
+		 deny ? "denied" : "audited");
+	tap_is((int)metric(slurp_file(METRICS), sample), 1,
+	       "guard_%s.metric_sem", mode);
+	ipcwatch_stop(&r);
+	tap_is(r.status, 0, "guard_%s.exits_0", mode);
+
+	d = find_event(&r, type, "pid", sem_remover, 0);
+	if (!tap_ok(d && !strcmp(jstr(d, "object"), "sem") &&
+		    !strcmp(jstr(d, "comm"), "ipcw-logind") &&
+		    jint(d, "uid") == 0 && jint(d, "id") == app.semid &&
+		    jint(d, "owner_uid") == 1000 && jint(d, "cuid") == 1000 &&
+		    jint(d, "waiters") == 1 && jint(d, "has_waiters") == 1 &&
+		    jint(d, "last_semnum") == 0 &&
+		    jint(d, "sempid") == app.pid && jint(d, "cgroup_id") > 0 &&
+		    jint(d, "enforced") == deny &&
+		    jint(d, "err") == (deny ? EPERM : 0),
+		    "guard_%s.set_logged_naming_both", mode))
+		tap_diag("  record: %s", d ? json_object_to_json_string(d) :
+			 "none");
+	d = find_event(&r, type, "pid", shm_remover, 0);
+	if (!tap_ok(d && !strcmp(jstr(d, "object"), "shm") &&
+		    !strcmp(jstr(d, "comm"), "ipcw-logind") &&
+		    jint(d, "uid") == 0 && jint(d, "id") == app.shmid &&
+		    jint(d, "owner_uid") == 1000 && jint(d, "nattch") == 1 &&
+		    jint(d, "cpid") == app.pid && jint(d, "lpid") == app.pid &&
+		    jint(d, "creator_alive") == 1 &&
+		    jint(d, "enforced") == deny,
+		    "guard_%s.segment_logged_naming_both", mode))
+		tap_diag("  record: %s", d ? json_object_to_json_string(d) :
+			 "none");
+	/* the idle removals and the owner's and creator's are not logged */
+	tap_is(count_records(&r, type, NULL, NULL), 2,
+	       "guard_%s.only_guarded_removals_logged", mode);
+	snprintf(needle, sizeof(needle),
+		 "%s: IPC_RMID of semaphore set id %d key 0x00000000 (owner "
+		 "uid 1000, creator uid 1000) in use: 1 waiter, last operator "
+		 "pid %d alive (semaphore 0); by pid %d (ipcw-logind) uid 0 "
+		 "cgroup ", deny ? "DENIED EPERM" : "AUDIT (allowed)",
+		 app.semid, app.pid, sem_remover);
+	tap_ok(wait_in_file(SYSLOG, needle, 30), "guard_%s.in_syslog", mode);
+	tap_is(bpf_prog_count(), baseline_progs,
+	       "guard_%s.nothing_left_loaded", mode);
+	guard_app_stop(&app);
+	ipcwatch_free(&r);
+}
+
 int main(void)
 {
 	pid_t syslogd;
@@ -2150,6 +2453,8 @@ int main(void)
 	test_untrusted_files();
 	test_escaped_comm();
 	test_bad_input();
+	test_guard_rmid("audit");
+	test_guard_rmid("deny");
 
 	kill(syslogd, SIGTERM);
 	waitpid(syslogd, NULL, 0);

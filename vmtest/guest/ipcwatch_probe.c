@@ -406,6 +406,33 @@ static void test_degraded_enforce(void)
 	       "degraded.enforce.lsm_unlisted.nothing_left_loaded");
 	tap_is(segments_in_proc(), segs,
 	       "degraded.enforce.lsm_unlisted.no_segment_left");
+
+	/* the removal guard alone fails closed the same way */
+	fd = open("/etc/ipcwatch-probe.ini", O_WRONLY | O_TRUNC);
+	if (fd < 0 || write(fd, "[policy]\nguard_rmid = deny\n", 27) != 27)
+		exit(2);
+	close(fd);
+	tap_is(ipcwatch_exec(&r, argv, NULL, NULL), 1,
+	       "degraded.enforce.guard_lsm_off.exit_status");
+	if (!tap_ok(strstr(r.err, "the BPF LSM is not active "
+			   "(/sys/kernel/security/lsm: capability)") &&
+		    strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+		    "degraded.enforce.guard_lsm_off.one_line"))
+		tap_diag("  stderr: %s", r.err);
+	ipcwatch_free(&r);
+	tap_is(ipcwatch_exec(&r, argv, without_securityfs, NULL), 1,
+	       "degraded.enforce.guard_unlisted.exit_status");
+	if (!tap_ok(strstr(r.err, "the BPF LSM is not active: a test shmget()") &&
+		    strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+		    "degraded.enforce.guard_unlisted.one_line"))
+		tap_diag("  stderr: %s", r.err);
+	ipcwatch_free(&r);
+	tap_is(bpf_prog_count(), baseline_progs,
+	       "degraded.enforce.guard.nothing_left_loaded");
+	tap_is(segments_in_proc(), segs,
+	       "degraded.enforce.guard.no_segment_left");
+	tap_ok(access("/sys/fs/bpf/ipcwatch/maps/pin_info", F_OK) != 0,
+	       "degraded.enforce.guard.nothing_pinned");
 }
 
 int main(void)
