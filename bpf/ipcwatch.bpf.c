@@ -1446,7 +1446,9 @@ int BPF_KRETPROBE(kr_do_semtimedop, long ret)
  * semget(): the count check of ksys_semget(), then newary() or
  * sem_more_checks(), per thread. The limits are read on entry to the
  * function that compares them; a reason whose errno is not the one
- * returned (a sysctl write in between) is left unexplained.
+ * returned (a sysctl write in between) is left unexplained. The count
+ * check is seen from the system call: ksys_semget() is inlined into
+ * it, its out-of-line copy serves only ipc(2).
  */
 enum newary_stage {
 	NEWARY_NONE,		/* newary() not entered */
@@ -1503,30 +1505,33 @@ static __always_inline void on_semget_exit(key_t key, int nsems, int semflg,
 	bpf_map_delete_elem(&semget_calls, &pid_tgid);
 }
 
-SEC("fentry/ksys_semget")
-int BPF_PROG(fe_ksys_semget, key_t key, int nsems, int semflg)
+/* the wrapper of the running architecture, set by user space */
+SEC("fentry")
+int BPF_PROG(fe_sys_semget, const struct pt_regs *regs)
 {
 	on_semget_enter();
 	return 0;
 }
 
-SEC("fexit/ksys_semget")
-int BPF_PROG(fx_ksys_semget, key_t key, int nsems, int semflg, long ret)
+SEC("fexit")
+int BPF_PROG(fx_sys_semget, const struct pt_regs *regs, long ret)
 {
-	on_semget_exit(key, nsems, semflg, ret);
+	on_semget_exit(PT_REGS_PARM1_CORE_SYSCALL(regs),
+		       PT_REGS_PARM2_CORE_SYSCALL(regs),
+		       PT_REGS_PARM3_CORE_SYSCALL(regs), ret);
 	return 0;
 }
 
-SEC("kprobe/ksys_semget")
-int BPF_KPROBE(kp_ksys_semget, key_t key, int nsems, int semflg)
+SEC("ksyscall/semget")
+int BPF_KSYSCALL(ks_semget, key_t key, int nsems, int semflg)
 {
 	kp_keep(KP_SEMGET, key, nsems, semflg, 0, 0);
 	on_semget_enter();
 	return 0;
 }
 
-SEC("kretprobe/ksys_semget")
-int BPF_KRETPROBE(kr_ksys_semget, long ret)
+SEC("kretsyscall/semget")
+int BPF_KRETPROBE(kr_semget, long ret)
 {
 	struct kp_args a;
 
@@ -1538,14 +1543,10 @@ int BPF_KRETPROBE(kr_ksys_semget, long ret)
 static __always_inline void on_newary_enter(struct ipc_namespace *ns)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct semget_call *prev = bpf_map_lookup_elem(&semget_calls,
-						       &pid_tgid);
 	struct semget_call call = { .stage = NEWARY_ALLOC };
 
-	/* newary() reads SEMMNS and SEMMNI itself, under the ids' lock */
+	/* newary() reads the limits itself, under the ids' lock */
 	read_sem_limits(ns, &call.lim);
-	if (prev)
-		call.lim.semmsl = prev->lim.semmsl;
 	keep(&semget_calls, &pid_tgid, &call);
 }
 

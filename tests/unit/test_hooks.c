@@ -219,19 +219,21 @@ static void hooks_sem_create_details(void **state)
 	uint32_t events, details;
 
 	(void)state;
-	make_kernel(&k, &(struct kernel_spec){ .unlisted = "ksys_semget" });
+	make_kernel(&k, &(struct kernel_spec){ .unlisted = "sys_semget" });
 	events = hooks_events(IPCW_MODE_FENTRY, k.st);
 	details = hooks_details(IPCW_MODE_FENTRY, k.st);
 	assert_true(events & EV(IPCW_SEM_CREATE));
 	assert_int_equal(details, ALL_DETAILS & ~DETAIL_SEM_NSEMS);
-	assert_false(hook_wanted(hook_by_prog("fe_ksys_semget"),
+	assert_false(hook_wanted(hook_by_prog("fe_sys_semget"),
 				 IPCW_MODE_FENTRY, events, details));
 	assert_true(hook_wanted(hook_by_prog("fx_security_sem_alloc"),
 				IPCW_MODE_FENTRY, events, details));
 	unavailable(&k, IPCW_MODE_FENTRY, line, sizeof(line));
+	/* the wrapper's prefix is the build's architecture's */
 	assert_non_null(strstr(line, "; sem_create refusals bad_nsems, "
-				     "over_semmsl (ksys_semget: not in "
-				     "kallsyms (inlined or renamed))"));
+				     "over_semmsl ("));
+	assert_non_null(strstr(line, "sys_semget: not in kallsyms (inlined "
+				     "or renamed))"));
 	free_kernel(&k);
 	/* newary() gone: no creation event at all, the details unwanted */
 	make_kernel(&k, &(struct kernel_spec){ .drop = "newary" });
