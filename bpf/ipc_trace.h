@@ -53,6 +53,23 @@ enum ipc_shm_destroy_cause {
 	IPC_SHM_DESTROY_SHMAT_FAILED,
 };
 
+enum ipc_sem_create_reason {
+	IPC_SEM_CREATE_OK,
+	IPC_SEM_CREATE_BAD_NSEMS,
+	IPC_SEM_CREATE_OVER_SEMMSL,
+	IPC_SEM_CREATE_NO_NSEMS,
+	IPC_SEM_CREATE_OVER_SEMMNS,
+	IPC_SEM_CREATE_NOMEM,
+	IPC_SEM_CREATE_LSM_DENIED,
+	IPC_SEM_CREATE_NO_IDS,
+	IPC_SEM_CREATE_EXISTING_FEWER,
+};
+
+enum ipc_sem_destroy_cause {
+	IPC_SEM_DESTROY_RMID,
+	IPC_SEM_DESTROY_NS_EXIT,
+};
+
 /* The events' prototypes (TP_PROTO), for BPF_PROG(name, IPC_TP_...). */
 #define IPC_TP_SHM_CREATE const struct ipc_namespace *ns, key_t key,	\
 	size_t size, int shmflg, size_t shmmax, size_t shmall,		\
@@ -73,5 +90,14 @@ enum ipc_shm_destroy_cause {
 	const struct sembuf *blocking, bool timeout
 #define IPC_TP_SEM_WAKE const struct ipc_namespace *ns, int semid,	\
 	int err, bool timed_out
+#define IPC_TP_SEM_CREATE const struct ipc_namespace *ns, key_t key,	\
+	int nsems, int semflg, int semmsl, int semmns, int semmni,	\
+	int used_sems, int ret, enum ipc_sem_create_reason reason,	\
+	int existing_nsems
+#define IPC_TP_SEM_DESTROY const struct ipc_namespace *ns,		\
+	const struct kern_ipc_perm *perm, int nsems, time64_t ctime,	\
+	int waiters, int undos, enum ipc_sem_destroy_cause cause
+#define IPC_TP_SEM_UNDO const struct ipc_namespace *ns, int semid,	\
+	int nsems, int adjusted, int clamped, bool gone
 
 #endif

@@ -62,6 +62,7 @@ __u32 details;
 #define DETAIL_CREATE_STAGE	(1 << 0)
 #define DETAIL_CREATE_HUGETLB	(1 << 1)
 #define DETAIL_DESTROY_CAUSE	(1 << 4)
+#define DETAIL_SEM_STAGE	(1 << 6)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -247,6 +248,77 @@ static __always_inline __u32 sembuf_index(const struct sembuf *sops,
 	       sizeof(struct sembuf);
 }
 
+/* The limits a semget() was judged by, each read once. */
+struct sem_limits {
+	__s32 semmsl;
+	__s32 semmns;
+	__s32 semmni;
+	__s32 used_sems;	/* in use before the request */
+};
+
+static __always_inline void read_sem_limits(const struct ipc_namespace *ns,
+					    struct sem_limits *lim)
+{
+	/* sem_ctls[]: SEMMSL, SEMMNS, SEMOPM, SEMMNI */
+	lim->semmsl = BPF_CORE_READ(ns, sem_ctls[0]);
+	lim->semmns = BPF_CORE_READ(ns, sem_ctls[1]);
+	lim->semmni = BPF_CORE_READ(ns, sem_ctls[3]);
+	lim->used_sems = BPF_CORE_READ(ns, used_sems);
+}
+
+static __always_inline void emit_sem_create(__u32 ipcns,
+					    const struct sem_limits *lim,
+					    key_t key, int nsems, int semflg,
+					    int ret, __u32 reason,
+					    int existing_nsems)
+{
+	struct ipcw_event *e = event_start(IPCW_SEM_CREATE, ipcns, ret < 0);
+	struct ipcw_sem_create *c;
+
+	if (!e)
+		return;
+	c = &e->sem_create;
+	c->key = key;
+	c->nsems = nsems;
+	c->semflg = semflg;
+	c->semmsl = lim->semmsl;
+	c->semmns = lim->semmns;
+	c->semmni = lim->semmni;
+	c->used_sems = lim->used_sems;
+	c->existing_nsems = existing_nsems;
+	c->id = ret >= 0 ? ret : -1;
+	c->err = ret < 0 ? -ret : 0;
+	c->reason = reason;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* @waiters, @undos: -1 when the hook cannot count them */
+static __always_inline void emit_sem_destroy(__u32 ipcns,
+					     const struct kern_ipc_perm *perm,
+					     int nsems, __s64 ctime,
+					     int waiters, int undos,
+					     __u32 cause)
+{
+	struct ipcw_event *e = event_start(IPCW_SEM_DESTROY, ipcns, false);
+	struct ipcw_sem_destroy *d;
+
+	if (!e)
+		return;
+	d = &e->sem_destroy;
+	d->id = BPF_CORE_READ(perm, id);
+	d->key = BPF_CORE_READ(perm, key);
+	d->owner_uid = BPF_CORE_READ(perm, uid.val);
+	d->cuid = BPF_CORE_READ(perm, cuid.val);
+	d->cgid = BPF_CORE_READ(perm, cgid.val);
+	d->nsems = nsems;
+	d->ctime = ctime;
+	d->counts_known = waiters >= 0;
+	d->waiters = waiters >= 0 ? waiters : 0;
+	d->undos = undos >= 0 ? undos : 0;
+	d->cause = cause;
+	bpf_ringbuf_submit(e, 0);
+}
+
 /* ---- tracepoint mode: the ipc trace events ---------------------------- */
 
 /*
@@ -314,6 +386,35 @@ static __always_inline __u32 destroy_cause(int v)
 	R(IPC_SHM_DESTROY_SHMAT_FAILED, IPCW_DESTROY_SHMAT_FAILED);
 #undef R
 	return IPCW_DESTROY_UNEXPLAINED;
+}
+
+static __always_inline __u32 sem_create_reason(int v)
+{
+#define R(name, ours)							\
+	if (KERNEL_IS(enum ipc_sem_create_reason, name, v))		\
+		return ours
+	R(IPC_SEM_CREATE_OK, IPCW_SEM_CREATE_OK);
+	R(IPC_SEM_CREATE_BAD_NSEMS, IPCW_SEM_CREATE_BAD_NSEMS);
+	R(IPC_SEM_CREATE_OVER_SEMMSL, IPCW_SEM_CREATE_OVER_SEMMSL);
+	R(IPC_SEM_CREATE_NO_NSEMS, IPCW_SEM_CREATE_NO_NSEMS);
+	R(IPC_SEM_CREATE_OVER_SEMMNS, IPCW_SEM_CREATE_OVER_SEMMNS);
+	R(IPC_SEM_CREATE_NO_IDS, IPCW_SEM_CREATE_NO_IDS);
+	R(IPC_SEM_CREATE_EXISTING_FEWER, IPCW_SEM_CREATE_EXISTING_FEWER);
+	R(IPC_SEM_CREATE_LSM_DENIED, IPCW_SEM_CREATE_LSM_DENIED);
+	R(IPC_SEM_CREATE_NOMEM, IPCW_SEM_CREATE_NOMEM);
+#undef R
+	return IPCW_SEM_CREATE_UNEXPLAINED;
+}
+
+static __always_inline __u32 sem_destroy_cause(int v)
+{
+#define R(name, ours)							\
+	if (KERNEL_IS(enum ipc_sem_destroy_cause, name, v))		\
+		return ours
+	R(IPC_SEM_DESTROY_RMID, IPCW_SEM_DESTROY_RMID);
+	R(IPC_SEM_DESTROY_NS_EXIT, IPCW_SEM_DESTROY_NS_EXIT);
+#undef R
+	return IPCW_SEM_DESTROY_UNEXPLAINED;
 }
 
 SEC("tp_btf/shm_create")
@@ -466,6 +567,42 @@ int BPF_PROG(tp_sem_wake, IPC_TP_SEM_WAKE)
 	return 0;
 }
 
+SEC("tp_btf/sem_create")
+int BPF_PROG(tp_sem_create, IPC_TP_SEM_CREATE)
+{
+	/* the limits as the kernel compared them, from the event itself */
+	struct sem_limits lim = { .semmsl = semmsl, .semmns = semmns,
+				  .semmni = semmni, .used_sems = used_sems };
+
+	emit_sem_create(ns_inum(ns), &lim, key, nsems, semflg, ret,
+			sem_create_reason(reason), existing_nsems);
+	return 0;
+}
+
+SEC("tp_btf/sem_destroy")
+int BPF_PROG(tp_sem_destroy, IPC_TP_SEM_DESTROY)
+{
+	emit_sem_destroy(ns_inum(ns), perm, nsems, ctime, waiters, undos,
+			 sem_destroy_cause(cause));
+	return 0;
+}
+
+SEC("tp_btf/sem_undo")
+int BPF_PROG(tp_sem_undo, IPC_TP_SEM_UNDO)
+{
+	struct ipcw_event *e = event_start(IPCW_SEM_UNDO, ns_inum(ns), false);
+
+	if (!e)
+		return 0;
+	e->sem_undo.id = semid;
+	e->sem_undo.nsems = nsems;
+	e->sem_undo.adjusted = adjusted;
+	e->sem_undo.clamped = clamped;
+	e->sem_undo.gone = gone;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
 /*
  * ---- fentry and kprobe modes: the functions behind the events ----------
  *
@@ -484,6 +621,9 @@ enum kp_hook {
 	KP_SHMCTL,
 	KP_ATOMIC_SEMOP,
 	KP_SEMTIMEDOP,
+	KP_SEMGET,
+	KP_NEWARY,
+	KP_SEM_MORE_CHECKS,
 	KP_HOOKS,
 };
 
@@ -964,6 +1104,8 @@ enum destroy_ctx {
 	CTX_ORPHAN_EXIT = 2,
 	CTX_ORPHAN_SYSCTL = 4,
 	CTX_NS_EXIT = 8,
+	CTX_SEM_RMID = 16,
+	CTX_SEM_NS_EXIT = 32,
 };
 
 struct {
@@ -1301,6 +1443,344 @@ int BPF_KRETPROBE(kr_do_semtimedop, long ret)
 }
 
 /*
+ * semget(): the count check of ksys_semget(), then newary() or
+ * sem_more_checks(), per thread. The limits are read on entry to the
+ * function that compares them; a reason whose errno is not the one
+ * returned (a sysctl write in between) is left unexplained. The count
+ * check is seen from the system call: ksys_semget() is inlined into
+ * it, its out-of-line copy serves only ipc(2).
+ */
+enum newary_stage {
+	NEWARY_NONE,		/* newary() not entered */
+	NEWARY_ALLOC,		/* before security_sem_alloc() returned */
+	NEWARY_LSM_DENIED,
+	NEWARY_SECURED,		/* LSM passed: only the id is left */
+};
+
+struct semget_call {
+	struct sem_limits lim;
+	__u32 stage;
+	bool reported;		/* by newary() or sem_more_checks() */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u64);
+	__type(value, struct semget_call);
+} semget_calls SEC(".maps");
+
+static __always_inline void on_semget_enter(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct semget_call call = {};
+
+	read_sem_limits(BPF_CORE_READ(task, nsproxy, ipc_ns), &call.lim);
+	keep(&semget_calls, &pid_tgid, &call);
+}
+
+/* What newary() and sem_more_checks() did not report: the count check. */
+static __always_inline void on_semget_exit(key_t key, int nsems, int semflg,
+					   long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct semget_call *call = bpf_map_lookup_elem(&semget_calls,
+						       &pid_tgid);
+	__u32 reason;
+
+	if (!call)
+		return;
+	/* only the count check and the two reported ones give EINVAL */
+	if (!call->reported && ret == -EINVAL) {
+		if (nsems < 0)
+			reason = IPCW_SEM_CREATE_BAD_NSEMS;
+		else if (nsems > call->lim.semmsl)
+			reason = IPCW_SEM_CREATE_OVER_SEMMSL;
+		else
+			reason = IPCW_SEM_CREATE_UNEXPLAINED;
+		emit_sem_create(current_ipcns(), &call->lim, key, nsems,
+				semflg, ret, reason, 0);
+	}
+	bpf_map_delete_elem(&semget_calls, &pid_tgid);
+}
+
+/* the wrapper of the running architecture, set by user space */
+SEC("fentry")
+int BPF_PROG(fe_sys_semget, const struct pt_regs *regs)
+{
+	on_semget_enter();
+	return 0;
+}
+
+SEC("fexit")
+int BPF_PROG(fx_sys_semget, const struct pt_regs *regs, long ret)
+{
+	on_semget_exit(PT_REGS_PARM1_CORE_SYSCALL(regs),
+		       PT_REGS_PARM2_CORE_SYSCALL(regs),
+		       PT_REGS_PARM3_CORE_SYSCALL(regs), ret);
+	return 0;
+}
+
+SEC("ksyscall/semget")
+int BPF_KSYSCALL(ks_semget, key_t key, int nsems, int semflg)
+{
+	kp_keep(KP_SEMGET, key, nsems, semflg, 0, 0);
+	on_semget_enter();
+	return 0;
+}
+
+SEC("kretsyscall/semget")
+int BPF_KRETPROBE(kr_semget, long ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_SEMGET, &a))
+		on_semget_exit((key_t)a.a[0], (int)a.a[1], (int)a.a[2], ret);
+	return 0;
+}
+
+static __always_inline void on_newary_enter(struct ipc_namespace *ns)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct semget_call call = { .stage = NEWARY_ALLOC };
+
+	/* newary() reads the limits itself, under the ids' lock */
+	read_sem_limits(ns, &call.lim);
+	keep(&semget_calls, &pid_tgid, &call);
+}
+
+SEC("fentry/newary")
+int BPF_PROG(fe_newary, struct ipc_namespace *ns, struct ipc_params *params)
+{
+	on_newary_enter(ns);
+	return 0;
+}
+
+SEC("kprobe/newary")
+int BPF_KPROBE(kp_newary, struct ipc_namespace *ns, struct ipc_params *params)
+{
+	kp_keep(KP_NEWARY, (__u64)ns, (__u64)params, 0, 0, 0);
+	on_newary_enter(ns);
+	return 0;
+}
+
+static __always_inline void on_security_sem_alloc_exit(int ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct semget_call *call = bpf_map_lookup_elem(&semget_calls,
+						       &pid_tgid);
+
+	if (call && call->stage == NEWARY_ALLOC)
+		call->stage = ret ? NEWARY_LSM_DENIED : NEWARY_SECURED;
+}
+
+SEC("fexit/security_sem_alloc")
+int BPF_PROG(fx_security_sem_alloc, struct kern_ipc_perm *perm, int ret)
+{
+	on_security_sem_alloc_exit(ret);
+	return 0;
+}
+
+SEC("kretprobe/security_sem_alloc")
+int BPF_KRETPROBE(kr_security_sem_alloc, int ret)
+{
+	on_security_sem_alloc_exit(ret);
+	return 0;
+}
+
+/* newary()'s checks, in its order, for the reason of a failure. */
+static __always_inline __u32 newary_reason(const struct semget_call *call,
+					   int nsems, int ret)
+{
+	if (ret >= 0)
+		return IPCW_SEM_CREATE_OK;
+	if (!nsems)
+		return ret == -EINVAL ? IPCW_SEM_CREATE_NO_NSEMS :
+					IPCW_SEM_CREATE_UNEXPLAINED;
+	if (call->lim.used_sems + nsems > call->lim.semmns)
+		return ret == -ENOSPC ? IPCW_SEM_CREATE_OVER_SEMMNS :
+					IPCW_SEM_CREATE_UNEXPLAINED;
+	if (!(details & DETAIL_SEM_STAGE))
+		return IPCW_SEM_CREATE_UNEXPLAINED;
+	switch (call->stage) {
+	case NEWARY_ALLOC:
+		/* or a limit check that passed here and failed in newary() */
+		return ret == -ENOMEM ? IPCW_SEM_CREATE_NOMEM :
+					IPCW_SEM_CREATE_UNEXPLAINED;
+	case NEWARY_LSM_DENIED:
+		return IPCW_SEM_CREATE_LSM_DENIED;
+	default:
+		return ret == -ENOSPC ? IPCW_SEM_CREATE_NO_IDS :
+					IPCW_SEM_CREATE_NOMEM;
+	}
+}
+
+static __always_inline void on_newary_exit(struct ipc_namespace *ns,
+					   struct ipc_params *params, int ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct semget_call *call = bpf_map_lookup_elem(&semget_calls,
+						       &pid_tgid);
+	int nsems = BPF_CORE_READ(params, u.nsems);
+
+	if (!call || call->stage == NEWARY_NONE)
+		return;
+	emit_sem_create(ns_inum(ns), &call->lim, BPF_CORE_READ(params, key),
+			nsems, BPF_CORE_READ(params, flg), ret,
+			newary_reason(call, nsems, ret), 0);
+	call->stage = NEWARY_NONE;
+	call->reported = true;
+}
+
+SEC("fexit/newary")
+int BPF_PROG(fx_newary, struct ipc_namespace *ns, struct ipc_params *params,
+	     int ret)
+{
+	on_newary_exit(ns, params, ret);
+	return 0;
+}
+
+SEC("kretprobe/newary")
+int BPF_KRETPROBE(kr_newary, int ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_NEWARY, &a))
+		on_newary_exit((void *)a.a[0], (void *)a.a[1], ret);
+	return 0;
+}
+
+static __always_inline struct sem_array *
+to_sem_array(const struct kern_ipc_perm *perm)
+{
+	return (void *)perm - bpf_core_field_offset(struct sem_array,
+						    sem_perm);
+}
+
+static __always_inline void on_sem_more_checks_exit(struct kern_ipc_perm *ipcp,
+						    struct ipc_params *params,
+						    int ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ipc_namespace *ns = BPF_CORE_READ(task, nsproxy, ipc_ns);
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct semget_call *call;
+	struct sem_limits lim;
+
+	if (ret != -EINVAL)
+		return;
+	call = bpf_map_lookup_elem(&semget_calls, &pid_tgid);
+	if (call)
+		call->reported = true;
+	read_sem_limits(ns, &lim);
+	emit_sem_create(ns_inum(ns), &lim, BPF_CORE_READ(params, key),
+			BPF_CORE_READ(params, u.nsems),
+			BPF_CORE_READ(params, flg), ret,
+			IPCW_SEM_CREATE_EXISTING_FEWER,
+			BPF_CORE_READ(to_sem_array(ipcp), sem_nsems));
+}
+
+SEC("fexit/sem_more_checks")
+int BPF_PROG(fx_sem_more_checks, struct kern_ipc_perm *ipcp,
+	     struct ipc_params *params, int ret)
+{
+	on_sem_more_checks_exit(ipcp, params, ret);
+	return 0;
+}
+
+SEC("kprobe/sem_more_checks")
+int BPF_KPROBE(kp_sem_more_checks, struct kern_ipc_perm *ipcp,
+	       struct ipc_params *params)
+{
+	kp_keep(KP_SEM_MORE_CHECKS, (__u64)ipcp, (__u64)params, 0, 0, 0);
+	return 0;
+}
+
+SEC("kretprobe/sem_more_checks")
+int BPF_KRETPROBE(kr_sem_more_checks, int ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_SEM_MORE_CHECKS, &a))
+		on_sem_more_checks_exit((void *)a.a[0], (void *)a.a[1], ret);
+	return 0;
+}
+
+/*
+ * IPC_RMID of a set: semctl_down() may be inlined, the syscall is not;
+ * as for shmctl(), the wrapper is set by user space before load.
+ */
+SEC("fentry")
+int BPF_PROG(fe_sys_semctl, const struct pt_regs *regs)
+{
+	if ((PT_REGS_PARM3_CORE_SYSCALL(regs) & ~IPC_64) == IPC_RMID)
+		ctx_set(CTX_SEM_RMID, true);
+	return 0;
+}
+
+SEC("fexit")
+int BPF_PROG(fx_sys_semctl, const struct pt_regs *regs, long ret)
+{
+	ctx_set(CTX_SEM_RMID, false);
+	return 0;
+}
+
+SEC("ksyscall/semctl")
+int BPF_KSYSCALL(ks_semctl, int semid, int semnum, int cmd)
+{
+	if ((cmd & ~IPC_64) == IPC_RMID)
+		ctx_set(CTX_SEM_RMID, true);
+	return 0;
+}
+
+SEC("kretsyscall/semctl")
+int BPF_KRETPROBE(kr_semctl, long ret)
+{
+	ctx_set(CTX_SEM_RMID, false);
+	return 0;
+}
+
+DESTROY_CONTEXT(sem_exit_ns, CTX_SEM_NS_EXIT)
+
+/*
+ * fentry mode cannot count the waiters and the undo records: they are
+ * on lists freeary() walks (one per semaphore), and the helpers that
+ * wake each waiter are inlined.
+ */
+static __always_inline void on_freeary(struct ipc_namespace *ns,
+				       struct kern_ipc_perm *ipcp)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 *bitsp = bpf_map_lookup_elem(&destroy_ctx, &pid_tgid);
+	__u32 bits = bitsp ? *bitsp : 0, cause;
+	struct sem_array *sma = to_sem_array(ipcp);
+
+	if (bits & CTX_SEM_NS_EXIT)
+		cause = IPCW_SEM_DESTROY_NS_EXIT;
+	else if (bits & CTX_SEM_RMID)
+		cause = IPCW_SEM_DESTROY_RMID;
+	else
+		cause = IPCW_SEM_DESTROY_UNEXPLAINED;
+	emit_sem_destroy(ns_inum(ns), ipcp, BPF_CORE_READ(sma, sem_nsems),
+			 BPF_CORE_READ(sma, sem_ctime), -1, -1, cause);
+}
+
+SEC("fentry/freeary")
+int BPF_PROG(fe_freeary, struct ipc_namespace *ns, struct kern_ipc_perm *ipcp)
+{
+	on_freeary(ns, ipcp);
+	return 0;
+}
+
+SEC("kprobe/freeary")
+int BPF_KPROBE(kp_freeary, struct ipc_namespace *ns, struct kern_ipc_perm *ipcp)
+{
+	on_freeary(ns, ipcp);
+	return 0;
+}
+
+/*
  * A thread's state goes with it. A task asleep by our account never saw
  * its wake-up (a missed kretprobe): that sem_wake is lost, and counted.
  * The tracepoint fires before exit_shm(), whose context is set after.
@@ -1321,6 +1801,7 @@ int BPF_PROG(tp_thread_exit, struct task_struct *task)
 	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
 	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
 	bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
+	bpf_map_delete_elem(&semget_calls, &pid_tgid);
 	/* unrolled: 6.1's verifier cannot bound a counter kept on the stack */
 #pragma clang loop unroll(full)
 	for (hook = 0; hook < KP_HOOKS; hook++) {

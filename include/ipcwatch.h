@@ -29,6 +29,9 @@ enum ipcw_type {
 	IPCW_SEM_BLOCK,		/* a task sleeps in semop() */
 	IPCW_SEM_WAKE,		/* ... and returned */
 	IPCW_SHM_ORPHAN,	/* a segment outlives its creator */
+	IPCW_SEM_CREATE,	/* semget() created a set, or refused to */
+	IPCW_SEM_DESTROY,	/* a semaphore set was removed */
+	IPCW_SEM_UNDO,		/* SEM_UNDO adjustments of a set at exit */
 	IPCW_TYPE_MAX,
 };
 
@@ -75,6 +78,27 @@ enum ipcw_shmat_reason {
 	IPCW_SHMAT_MMAP_FAILED,
 	IPCW_SHMAT_UNEXPLAINED,		/* fentry mode: only the wrap is known */
 	IPCW_SHMAT_REASON_MAX,
+};
+
+enum ipcw_sem_reason {
+	IPCW_SEM_CREATE_OK,
+	IPCW_SEM_CREATE_BAD_NSEMS,	/* nsems < 0 */
+	IPCW_SEM_CREATE_OVER_SEMMSL,
+	IPCW_SEM_CREATE_NO_NSEMS,	/* 0 semaphores for a new set */
+	IPCW_SEM_CREATE_OVER_SEMMNS,
+	IPCW_SEM_CREATE_NO_IDS,		/* semmni reached */
+	IPCW_SEM_CREATE_EXISTING_FEWER,
+	IPCW_SEM_CREATE_LSM_DENIED,
+	IPCW_SEM_CREATE_NOMEM,
+	IPCW_SEM_CREATE_UNEXPLAINED,	/* fentry mode, a detail hook missing */
+	IPCW_SEM_CREATE_REASON_MAX,
+};
+
+enum ipcw_sem_destroy_cause {
+	IPCW_SEM_DESTROY_RMID,
+	IPCW_SEM_DESTROY_NS_EXIT,
+	IPCW_SEM_DESTROY_UNEXPLAINED,	/* fentry mode, a detail hook missing */
+	IPCW_SEM_DESTROY_CAUSE_MAX,
 };
 
 struct ipcw_shm_create {
@@ -165,6 +189,45 @@ struct ipcw_shm_orphan {
 	__u32 pad;
 };
 
+struct ipcw_sem_create {
+	__s32 key;
+	__s32 nsems;
+	__s32 semflg;
+	__s32 semmsl;		/* kernel.sem, as compared */
+	__s32 semmns;
+	__s32 semmni;
+	__s32 used_sems;	/* semaphores in use before the request */
+	__s32 existing_nsems;	/* existing_fewer: the key's set */
+	__s32 id;		/* new id, or -1 */
+	__s32 err;		/* 0 or positive errno */
+	__u32 reason;		/* enum ipcw_sem_reason */
+	__u32 pad;
+};
+
+struct ipcw_sem_destroy {
+	__s64 ctime;
+	__s32 id;
+	__s32 key;
+	__u32 owner_uid;
+	__u32 cuid;
+	__u32 cgid;
+	__s32 nsems;
+	__s32 waiters;		/* woken with EIDRM; with counts_known */
+	__s32 undos;		/* SEM_UNDO records dropped; with counts_known */
+	__u32 cause;		/* enum ipcw_sem_destroy_cause */
+	__u8 counts_known;	/* tracepoint mode */
+	__u8 pad[3];
+};
+
+struct ipcw_sem_undo {
+	__s32 id;		/* -1: the removal had dropped the record */
+	__s32 nsems;		/* 0 if gone */
+	__s32 adjusted;		/* semaphores the adjustments changed */
+	__s32 clamped;		/* of those, capped at 0 or SEMVMX */
+	__u8 gone;		/* the set was removed first: nothing applied */
+	__u8 pad[3];
+};
+
 struct ipcw_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC */
 	__u64 cgroup_id;
@@ -184,6 +247,9 @@ struct ipcw_event {
 		struct ipcw_sem_block sem_block;
 		struct ipcw_sem_wake sem_wake;
 		struct ipcw_shm_orphan shm_orphan;
+		struct ipcw_sem_create sem_create;
+		struct ipcw_sem_destroy sem_destroy;
+		struct ipcw_sem_undo sem_undo;
 	};
 };
 

@@ -17,6 +17,28 @@ static const char *const type_names[IPCW_TYPE_MAX] = {
 	[IPCW_SEM_BLOCK] = "sem_block",
 	[IPCW_SEM_WAKE] = "sem_wake",
 	[IPCW_SHM_ORPHAN] = "shm_orphan",
+	[IPCW_SEM_CREATE] = "sem_create",
+	[IPCW_SEM_DESTROY] = "sem_destroy",
+	[IPCW_SEM_UNDO] = "sem_undo",
+};
+
+static const char *const sem_reason_names[IPCW_SEM_CREATE_REASON_MAX] = {
+	[IPCW_SEM_CREATE_OK] = "ok",
+	[IPCW_SEM_CREATE_BAD_NSEMS] = "bad_nsems",
+	[IPCW_SEM_CREATE_OVER_SEMMSL] = "over_semmsl",
+	[IPCW_SEM_CREATE_NO_NSEMS] = "no_nsems",
+	[IPCW_SEM_CREATE_OVER_SEMMNS] = "over_semmns",
+	[IPCW_SEM_CREATE_NO_IDS] = "no_ids",
+	[IPCW_SEM_CREATE_EXISTING_FEWER] = "existing_fewer",
+	[IPCW_SEM_CREATE_LSM_DENIED] = "lsm_denied",
+	[IPCW_SEM_CREATE_NOMEM] = "nomem",
+	[IPCW_SEM_CREATE_UNEXPLAINED] = "unexplained",
+};
+
+static const char *const sem_cause_names[IPCW_SEM_DESTROY_CAUSE_MAX] = {
+	[IPCW_SEM_DESTROY_RMID] = "rmid",
+	[IPCW_SEM_DESTROY_NS_EXIT] = "ns_exit",
+	[IPCW_SEM_DESTROY_UNEXPLAINED] = "unexplained",
 };
 
 static const char *const reason_names[IPCW_CREATE_REASON_MAX] = {
@@ -81,6 +103,27 @@ int event_decode(const void *data, size_t size, struct ipcw_event *out)
 	    (e->sem_wake.timed_out_known > 1 ||
 	     e->sem_wake.timed_out > e->sem_wake.timed_out_known))
 		return -EINVAL;
+	if (e->type == IPCW_SEM_CREATE &&
+	    (e->sem_create.reason >= IPCW_SEM_CREATE_REASON_MAX ||
+	     (e->sem_create.reason == IPCW_SEM_CREATE_OK) !=
+	     (e->sem_create.err == 0)))
+		return -EINVAL;
+	/* counts are only told with a hook that can count them */
+	if (e->type == IPCW_SEM_DESTROY &&
+	    (e->sem_destroy.cause >= IPCW_SEM_DESTROY_CAUSE_MAX ||
+	     e->sem_destroy.counts_known > 1 ||
+	     e->sem_destroy.waiters < 0 || e->sem_destroy.undos < 0 ||
+	     (!e->sem_destroy.counts_known &&
+	      (e->sem_destroy.waiters || e->sem_destroy.undos))))
+		return -EINVAL;
+	/* a set gone had nothing applied; clamped ones are adjusted ones */
+	if (e->type == IPCW_SEM_UNDO &&
+	    (e->sem_undo.gone > 1 || e->sem_undo.adjusted < 0 ||
+	     e->sem_undo.clamped < 0 ||
+	     e->sem_undo.clamped > e->sem_undo.adjusted ||
+	     e->sem_undo.adjusted > e->sem_undo.nsems ||
+	     (e->sem_undo.gone && e->sem_undo.nsems)))
+		return -EINVAL;
 	memcpy(out, e, sizeof(*out));
 	out->comm[IPCW_COMM_LEN - 1] = '\0';
 	return 0;
@@ -97,6 +140,8 @@ bool event_failed(const struct ipcw_event *e)
 		return e->shmctl.ret < 0;
 	case IPCW_SEM_WAKE:
 		return e->sem_wake.err != 0;
+	case IPCW_SEM_CREATE:
+		return e->sem_create.err != 0;
 	default:
 		return false;
 	}
@@ -123,6 +168,18 @@ const char *shmat_reason_name(uint32_t reason)
 {
 	return reason < IPCW_SHMAT_REASON_MAX ? shmat_reason_names[reason] :
 						"unknown";
+}
+
+const char *sem_reason_name(uint32_t reason)
+{
+	return reason < IPCW_SEM_CREATE_REASON_MAX ? sem_reason_names[reason] :
+						     "unknown";
+}
+
+const char *sem_destroy_cause_name(uint32_t cause)
+{
+	return cause < IPCW_SEM_DESTROY_CAUSE_MAX ? sem_cause_names[cause] :
+						    "unknown";
 }
 
 const char *shmctl_cmd_name(int cmd)

@@ -22,6 +22,8 @@ const char *event_type_name(uint32_t type);	/* "shm_create" */
 const char *shm_reason_name(uint32_t reason);	/* "over_shmmax" */
 const char *destroy_cause_name(uint32_t cause);	/* "orphan_exit" */
 const char *shmat_reason_name(uint32_t reason);	/* "addr_wrap" */
+const char *sem_reason_name(uint32_t reason);	/* "over_semmns" */
+const char *sem_destroy_cause_name(uint32_t cause);	/* "ns_exit" */
 const char *shmctl_cmd_name(int cmd);		/* "IPC_RMID", NULL if unknown */
 const char *errno_name(int err);		/* "EINVAL", NULL if unknown */
 

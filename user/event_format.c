@@ -97,6 +97,57 @@ const char *shm_reason_text(const struct ipcw_shm_create *c,
 	return buf;
 }
 
+const char *sem_reason_text(const struct ipcw_sem_create *c, char *buf,
+			    size_t len)
+{
+	char ask[64];
+
+	if (c->reason == IPCW_SEM_CREATE_OK) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	snprintf(ask, sizeof(ask), "semget of %d semaphores refused",
+		 c->nsems);
+	switch (c->reason) {
+	case IPCW_SEM_CREATE_BAD_NSEMS:
+		snprintf(buf, len, "%s: a negative count", ask);
+		break;
+	case IPCW_SEM_CREATE_OVER_SEMMSL:
+		snprintf(buf, len, "%s: kernel.sem semmsl %d per set", ask,
+			 c->semmsl);
+		break;
+	case IPCW_SEM_CREATE_NO_NSEMS:
+		snprintf(buf, len, "%s: a new set needs at least one", ask);
+		break;
+	case IPCW_SEM_CREATE_OVER_SEMMNS:
+		snprintf(buf, len, "%s: kernel.sem semmns %d reached, %d in use",
+			 ask, c->semmns, c->used_sems);
+		break;
+	case IPCW_SEM_CREATE_NO_IDS:
+		snprintf(buf, len, "%s: kernel.sem semmni reached, %d sets "
+			 "exist", ask, c->semmni);
+		break;
+	case IPCW_SEM_CREATE_EXISTING_FEWER:
+		snprintf(buf, len, "%s: existing set key 0x%x has only %d "
+			 "(not a kernel.sem limit)", ask, (unsigned int)c->key,
+			 c->existing_nsems);
+		break;
+	case IPCW_SEM_CREATE_LSM_DENIED:
+		snprintf(buf, len, "%s by a security module", ask);
+		break;
+	case IPCW_SEM_CREATE_NOMEM:
+		snprintf(buf, len, "%s: out of memory for the set", ask);
+		break;
+	case IPCW_SEM_CREATE_UNEXPLAINED:
+		snprintf(buf, len, "%s past the limit checks; this kernel lacks "
+			 "the hook that tells why (ipcwatch probe)", ask);
+		break;
+	default:
+		snprintf(buf, len, "%s: unknown reason %u", ask, c->reason);
+	}
+	return buf;
+}
+
 const char *shmat_reason_text(const struct ipcw_shmat *s, char *buf,
 			      size_t len)
 {
@@ -354,6 +405,50 @@ void event_print_text(FILE *out, const struct ipcw_event *e,
 			(unsigned long long)o->nattch);
 		break;
 	}
+	case IPCW_SEM_CREATE: {
+		const struct ipcw_sem_create *c = &e->sem_create;
+
+		if (!c->err)
+			fprintf(out, "id %d key 0x%08x %d semaphores (%d in use "
+				"before)\n", c->id, (unsigned int)c->key,
+				c->nsems, c->used_sems);
+		else
+			fprintf(out, "REFUSED %s key 0x%08x: %s\n",
+				err_text(err, sizeof(err), c->err),
+				(unsigned int)c->key,
+				sem_reason_text(c, why, sizeof(why)));
+		break;
+	}
+	case IPCW_SEM_DESTROY: {
+		const struct ipcw_sem_destroy *d = &e->sem_destroy;
+
+		fprintf(out, "id %d key 0x%08x %d semaphores owner %u creator "
+			"uid %u: %s", d->id, (unsigned int)d->key, d->nsems,
+			d->owner_uid, d->cuid,
+			sem_destroy_cause_name(d->cause));
+		if (d->counts_known)
+			fprintf(out, ", %d waiting woken with EIDRM, %d "
+				"SEM_UNDO records dropped\n", d->waiters,
+				d->undos);
+		else
+			fputs("\n", out);
+		break;
+	}
+	case IPCW_SEM_UNDO: {
+		const struct ipcw_sem_undo *u = &e->sem_undo;
+
+		if (u->gone)
+			fprintf(out, "id %d SEM_UNDO not applied: the set was "
+				"removed first\n", u->id);
+		else if (u->clamped)
+			fprintf(out, "id %d SEM_UNDO applied to %d of %d "
+				"semaphores, %d capped at 0 or SEMVMX\n",
+				u->id, u->adjusted, u->nsems, u->clamped);
+		else
+			fprintf(out, "id %d SEM_UNDO applied to %d of %d "
+				"semaphores\n", u->id, u->adjusted, u->nsems);
+		break;
+	}
 	default:
 		fputs("\n", out);
 	}
@@ -485,6 +580,49 @@ void event_print_json(struct json_writer *jw, const struct ipcw_event *e,
 		jw_kv_uint(jw, "nattch", o->nattch);
 		break;
 	}
+	case IPCW_SEM_CREATE: {
+		const struct ipcw_sem_create *c = &e->sem_create;
+
+		jw_kv_int(jw, "id", c->id);
+		jw_kv_int(jw, "key", c->key);
+		jw_kv_int(jw, "nsems", c->nsems);
+		jw_kv_int(jw, "semflg", c->semflg);
+		jw_kv_int(jw, "semmsl", c->semmsl);
+		jw_kv_int(jw, "semmns", c->semmns);
+		jw_kv_int(jw, "semmni", c->semmni);
+		jw_kv_int(jw, "used_sems", c->used_sems);
+		jw_kv_int(jw, "existing_nsems", c->existing_nsems);
+		json_err(jw, c->err);
+		jw_kv_string(jw, "reason", sem_reason_name(c->reason));
+		jw_kv_string(jw, "reason_text",
+			     sem_reason_text(c, why, sizeof(why)));
+		break;
+	}
+	case IPCW_SEM_DESTROY: {
+		const struct ipcw_sem_destroy *d = &e->sem_destroy;
+
+		jw_kv_int(jw, "id", d->id);
+		jw_kv_int(jw, "key", d->key);
+		jw_kv_int(jw, "nsems", d->nsems);
+		jw_kv_uint(jw, "owner_uid", d->owner_uid);
+		jw_kv_uint(jw, "cuid", d->cuid);
+		jw_kv_uint(jw, "cgid", d->cgid);
+		jw_kv_int(jw, "ctime", d->ctime);
+		/* fentry and kprobe modes cannot count them */
+		if (d->counts_known) {
+			jw_kv_int(jw, "waiters", d->waiters);
+			jw_kv_int(jw, "undos", d->undos);
+		}
+		jw_kv_string(jw, "cause", sem_destroy_cause_name(d->cause));
+		break;
+	}
+	case IPCW_SEM_UNDO:
+		jw_kv_int(jw, "id", e->sem_undo.id);
+		jw_kv_int(jw, "nsems", e->sem_undo.nsems);
+		jw_kv_int(jw, "adjusted", e->sem_undo.adjusted);
+		jw_kv_int(jw, "clamped", e->sem_undo.clamped);
+		jw_kv_bool(jw, "gone", e->sem_undo.gone);
+		break;
 	}
 	jw_end_object(jw);
 }

@@ -21,6 +21,10 @@ struct format_opts {
 const char *shm_reason_text(const struct ipcw_shm_create *c,
 			    uint64_t page_size, char *buf, size_t len);
 
+/* Why a semget() was refused, in words; "" for success. */
+const char *sem_reason_text(const struct ipcw_sem_create *c, char *buf,
+			    size_t len);
+
 /* Why a shmat() was refused, in words; "" for success. */
 const char *shmat_reason_text(const struct ipcw_shmat *s, char *buf,
 			      size_t len);

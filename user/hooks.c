@@ -41,6 +41,12 @@ const struct hook hooks[] = {
 	  HOOKS_TRACEPOINT, EV(IPCW_SEM_BLOCK), 0 },
 	{ "tp_sem_wake", HOOK_TRACEPOINT, "sem_wake", false, 4,
 	  HOOKS_TRACEPOINT, EV(IPCW_SEM_WAKE), 0 },
+	{ "tp_sem_create", HOOK_TRACEPOINT, "sem_create", false, 11,
+	  HOOKS_TRACEPOINT, EV(IPCW_SEM_CREATE), 0 },
+	{ "tp_sem_destroy", HOOK_TRACEPOINT, "sem_destroy", false, 7,
+	  HOOKS_TRACEPOINT, EV(IPCW_SEM_DESTROY), 0 },
+	{ "tp_sem_undo", HOOK_TRACEPOINT, "sem_undo", false, 6,
+	  HOOKS_TRACEPOINT, EV(IPCW_SEM_UNDO), 0 },
 
 	/* fentry mode: the functions behind the same events */
 	{ "fe_newseg", HOOK_FENTRY, "newseg", false, 2,
@@ -86,6 +92,30 @@ const struct hook hooks[] = {
 	  2, HOOKS_FENTRY, SEM_EVENTS, 0 },
 	{ "fx_do_semtimedop", HOOK_FEXIT, "__do_semtimedop", false, 5,
 	  HOOKS_FENTRY, SEM_EVENTS, 0 },
+	/* the count check of semget(), inlined into the system call */
+	{ "fe_sys_semget", HOOK_FENTRY, "sys_semget", true, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS },
+	{ "fx_sys_semget", HOOK_FEXIT, "sys_semget", true, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS },
+	{ "fe_newary", HOOK_FENTRY, "newary", false, 2,
+	  HOOKS_FENTRY, EV(IPCW_SEM_CREATE), 0 },
+	{ "fx_newary", HOOK_FEXIT, "newary", false, 2,
+	  HOOKS_FENTRY, EV(IPCW_SEM_CREATE), 0 },
+	{ "fx_security_sem_alloc", HOOK_FEXIT, "security_sem_alloc", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_STAGE },
+	{ "fx_sem_more_checks", HOOK_FEXIT, "sem_more_checks", false, 2,
+	  HOOKS_FENTRY, 0, DETAIL_EXISTING_FEWER },
+	{ "fe_sys_semctl", HOOK_FENTRY, "sys_semctl", true, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_DESTROY_CAUSE },
+	{ "fx_sys_semctl", HOOK_FEXIT, "sys_semctl", true, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_DESTROY_CAUSE },
+	{ "fe_sem_exit_ns", HOOK_FENTRY, "sem_exit_ns", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_DESTROY_CAUSE },
+	{ "fx_sem_exit_ns", HOOK_FEXIT, "sem_exit_ns", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_DESTROY_CAUSE },
+	/* freeary() on the patched kernel has a third parameter, the cause */
+	{ "fe_freeary", HOOK_FENTRY, "freeary", false, 2,
+	  HOOKS_FENTRY, EV(IPCW_SEM_DESTROY), 0 },
 
 	/* kprobe mode: the same functions, for kernels without trampolines */
 	{ "kp_newseg", HOOK_KPROBE, "newseg", false, 2,
@@ -136,6 +166,30 @@ const struct hook hooks[] = {
 	  false, 0, HOOKS_KPROBE, SEM_EVENTS, 0 },
 	{ "kr_do_semtimedop", HOOK_KRETPROBE, "__do_semtimedop", false, 0,
 	  HOOKS_KPROBE, SEM_EVENTS, 0 },
+	{ "ks_semget", HOOK_KPROBE, "sys_semget", true, 1,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS },
+	{ "kr_semget", HOOK_KRETPROBE, "sys_semget", true, 0,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS },
+	{ "kp_newary", HOOK_KPROBE, "newary", false, 2,
+	  HOOKS_KPROBE, EV(IPCW_SEM_CREATE), 0 },
+	{ "kr_newary", HOOK_KRETPROBE, "newary", false, 0,
+	  HOOKS_KPROBE, EV(IPCW_SEM_CREATE), 0 },
+	{ "kr_security_sem_alloc", HOOK_KRETPROBE, "security_sem_alloc", false,
+	  0, HOOKS_KPROBE, 0, DETAIL_SEM_STAGE },
+	{ "kp_sem_more_checks", HOOK_KPROBE, "sem_more_checks", false, 2,
+	  HOOKS_KPROBE, 0, DETAIL_EXISTING_FEWER },
+	{ "kr_sem_more_checks", HOOK_KRETPROBE, "sem_more_checks", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_EXISTING_FEWER },
+	{ "ks_semctl", HOOK_KPROBE, "sys_semctl", true, 1,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_DESTROY_CAUSE },
+	{ "kr_semctl", HOOK_KRETPROBE, "sys_semctl", true, 0,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_DESTROY_CAUSE },
+	{ "kp_sem_exit_ns", HOOK_KPROBE, "sem_exit_ns", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_DESTROY_CAUSE },
+	{ "kr_sem_exit_ns", HOOK_KRETPROBE, "sem_exit_ns", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_DESTROY_CAUSE },
+	{ "kp_freeary", HOOK_KPROBE, "freeary", false, 2,
+	  HOOKS_KPROBE, EV(IPCW_SEM_DESTROY), 0 },
 
 	/* every mode: per-thread state dropped when the thread exits */
 	{ "tp_thread_exit", HOOK_TRACEPOINT, "sched_process_exit", false, 1,
@@ -415,6 +469,12 @@ static uint32_t detail_event(uint32_t detail)
 		return EV(IPCW_SHMAT);
 	case DETAIL_DESTROY_CAUSE:
 		return EV(IPCW_SHM_DESTROY);
+	case DETAIL_SEM_NSEMS:
+	case DETAIL_SEM_STAGE:
+	case DETAIL_EXISTING_FEWER:
+		return EV(IPCW_SEM_CREATE);
+	case DETAIL_SEM_DESTROY_CAUSE:
+		return EV(IPCW_SEM_DESTROY);
 	default:
 		return EV(IPCW_SHM_CREATE);
 	}
@@ -477,6 +537,14 @@ const char *hook_detail_text(uint32_t detail)
 		return "shmat size and reason addr_wrap";
 	case DETAIL_DESTROY_CAUSE:
 		return "shm_destroy cause";
+	case DETAIL_SEM_NSEMS:
+		return "sem_create refusals bad_nsems, over_semmsl";
+	case DETAIL_SEM_STAGE:
+		return "sem_create reasons lsm_denied, nomem, no_ids";
+	case DETAIL_EXISTING_FEWER:
+		return "sem_create reason existing_fewer";
+	case DETAIL_SEM_DESTROY_CAUSE:
+		return "sem_destroy cause";
 	}
 	return "?";
 }
@@ -524,7 +592,7 @@ static void for_each_unavailable(enum ipcw_mode mode,
 			   st[i].target, ctx);
 	}
 	details = hooks_details(mode, st);
-	for (bit = 1; bit <= DETAIL_DESTROY_CAUSE; bit <<= 1) {
+	for (bit = 1; bit <= DETAIL_LAST; bit <<= 1) {
 		i = first_broken(mode, st, 0, bit);
 		if ((details & bit) || i == nhooks)
 			continue;

@@ -47,6 +47,11 @@ enum hook_detail {
 	DETAIL_EXISTING_SMALLER = 1 << 2,
 	DETAIL_SHMAT_SIZE = 1 << 3,	/* shmat size and addr_wrap */
 	DETAIL_DESTROY_CAUSE = 1 << 4,
+	DETAIL_SEM_NSEMS = 1 << 5,	/* sem_create bad_nsems, over_semmsl */
+	DETAIL_SEM_STAGE = 1 << 6,	/* sem_create lsm_denied, nomem, no_ids */
+	DETAIL_EXISTING_FEWER = 1 << 7,
+	DETAIL_SEM_DESTROY_CAUSE = 1 << 8,
+	DETAIL_LAST = DETAIL_SEM_DESTROY_CAUSE,
 };
 
 struct hook {

@@ -70,6 +70,64 @@ static void event_decode_rejects_bad_codes(void **state)
 	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
 }
 
+static void event_decode_checks_sem_records(void **state)
+{
+	struct ipcw_event in, out;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.type = IPCW_SEM_CREATE;
+	in.sem_create.reason = IPCW_SEM_CREATE_OVER_SEMMNS;
+	in.sem_create.err = ENOSPC;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.sem_create.reason = IPCW_SEM_CREATE_REASON_MAX;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	/* a refusal has an errno, a creation none */
+	in.sem_create.reason = IPCW_SEM_CREATE_OK;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_create.err = 0;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.sem_create.reason = IPCW_SEM_CREATE_NO_IDS;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+
+	memset(&in, 0, sizeof(in));
+	in.type = IPCW_SEM_DESTROY;
+	in.sem_destroy.cause = IPCW_SEM_DESTROY_NS_EXIT;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.sem_destroy.cause = IPCW_SEM_DESTROY_CAUSE_MAX;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_destroy.cause = IPCW_SEM_DESTROY_RMID;
+	/* counts told by a hook that cannot count */
+	in.sem_destroy.waiters = 2;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_destroy.counts_known = 1;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.sem_destroy.undos = -1;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_destroy.undos = 0;
+	in.sem_destroy.counts_known = 2;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+
+	memset(&in, 0, sizeof(in));
+	in.type = IPCW_SEM_UNDO;
+	in.sem_undo.nsems = 4;
+	in.sem_undo.adjusted = 2;
+	in.sem_undo.clamped = 1;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.sem_undo.clamped = 3;	/* more clamped than adjusted */
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_undo.clamped = 0;
+	in.sem_undo.adjusted = 5;	/* more adjusted than the set has */
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_undo.adjusted = 0;
+	in.sem_undo.gone = 1;		/* a set gone has no semaphores */
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+	in.sem_undo.nsems = 0;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), 0);
+	in.sem_undo.gone = 2;
+	assert_int_equal(event_decode(&in, sizeof(in), &out), -EINVAL);
+}
+
 static void event_decode_terminates_comm(void **state)
 {
 	struct ipcw_event in = create_event(IPCW_CREATE_OK, 0), out;
@@ -120,6 +178,37 @@ static void event_names_cover_every_code(void **state)
 	assert_string_equal(destroy_cause_name(IPCW_DESTROY_CAUSE_MAX),
 			    "unknown");
 	assert_string_equal(event_type_name(IPCW_TYPE_MAX), "unknown");
+	/* the semaphore names, as the kernel's print formats have them */
+	for (i = 0; i < IPCW_SEM_CREATE_REASON_MAX; i++)
+		assert_string_not_equal(sem_reason_name(i), "unknown");
+	for (i = 0; i < IPCW_SEM_DESTROY_CAUSE_MAX; i++)
+		assert_string_not_equal(sem_destroy_cause_name(i), "unknown");
+	assert_string_equal(event_type_name(IPCW_SEM_CREATE), "sem_create");
+	assert_string_equal(event_type_name(IPCW_SEM_DESTROY), "sem_destroy");
+	assert_string_equal(event_type_name(IPCW_SEM_UNDO), "sem_undo");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_BAD_NSEMS),
+			    "bad_nsems");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_OVER_SEMMSL),
+			    "over_semmsl");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_NO_NSEMS),
+			    "no_nsems");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_OVER_SEMMNS),
+			    "over_semmns");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_NO_IDS),
+			    "no_ids");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_EXISTING_FEWER),
+			    "existing_fewer");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_LSM_DENIED),
+			    "lsm_denied");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_NOMEM), "nomem");
+	assert_string_equal(sem_reason_name(IPCW_SEM_CREATE_REASON_MAX),
+			    "unknown");
+	assert_string_equal(sem_destroy_cause_name(IPCW_SEM_DESTROY_RMID),
+			    "rmid");
+	assert_string_equal(sem_destroy_cause_name(IPCW_SEM_DESTROY_NS_EXIT),
+			    "ns_exit");
+	assert_string_equal(sem_destroy_cause_name(IPCW_SEM_DESTROY_CAUSE_MAX),
+			    "unknown");
 }
 
 static void event_failed_per_type(void **state)
@@ -134,6 +223,13 @@ static void event_failed_per_type(void **state)
 	e.shmctl.ret = -EINVAL;
 	assert_true(event_failed(&e));
 	e.type = IPCW_SHM_DESTROY;
+	assert_false(event_failed(&e));
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SEM_CREATE;
+	assert_false(event_failed(&e));
+	e.sem_create.err = ENOSPC;
+	assert_true(event_failed(&e));
+	e.type = IPCW_SEM_UNDO;
 	assert_false(event_failed(&e));
 }
 
@@ -154,6 +250,7 @@ int main(void)
 		cmocka_unit_test(event_decode_copies_a_valid_record),
 		cmocka_unit_test(event_decode_rejects_short_record),
 		cmocka_unit_test(event_decode_rejects_bad_codes),
+		cmocka_unit_test(event_decode_checks_sem_records),
 		cmocka_unit_test(event_decode_terminates_comm),
 		cmocka_unit_test(event_names_cover_every_code),
 		cmocka_unit_test(event_failed_per_type),

@@ -443,6 +443,188 @@ static void format_shm_orphan(void **state)
 	free(s);
 }
 
+static struct ipcw_sem_create sem_refused(uint32_t reason, int err)
+{
+	struct ipcw_sem_create c = {
+		.key = 0x1234,
+		.nsems = 64,
+		.semmsl = 250,
+		.semmns = 32000,
+		.semmni = 128,
+		.used_sems = 31990,
+		.id = -1,
+		.err = err,
+		.reason = reason,
+	};
+	return c;
+}
+
+static const char *sem_why(const struct ipcw_sem_create *c)
+{
+	static char buf[256];
+
+	return sem_reason_text(c, buf, sizeof(buf));
+}
+
+/* Every reason in words, with the numbers it is about. */
+static void format_sem_every_reason_told(void **state)
+{
+	static const struct {
+		uint32_t reason;
+		const char *text;
+	} cases[] = {
+		{ IPCW_SEM_CREATE_OK, "" },
+		{ IPCW_SEM_CREATE_BAD_NSEMS,
+		  "semget of 64 semaphores refused: a negative count" },
+		{ IPCW_SEM_CREATE_OVER_SEMMSL,
+		  "semget of 64 semaphores refused: kernel.sem semmsl 250 per "
+		  "set" },
+		{ IPCW_SEM_CREATE_NO_NSEMS,
+		  "semget of 64 semaphores refused: a new set needs at least "
+		  "one" },
+		{ IPCW_SEM_CREATE_OVER_SEMMNS,
+		  "semget of 64 semaphores refused: kernel.sem semmns 32000 "
+		  "reached, 31990 in use" },
+		{ IPCW_SEM_CREATE_NO_IDS,
+		  "semget of 64 semaphores refused: kernel.sem semmni reached, "
+		  "128 sets exist" },
+		{ IPCW_SEM_CREATE_EXISTING_FEWER,
+		  "semget of 64 semaphores refused: existing set key 0x1234 "
+		  "has only 8 (not a kernel.sem limit)" },
+		{ IPCW_SEM_CREATE_LSM_DENIED,
+		  "semget of 64 semaphores refused by a security module" },
+		{ IPCW_SEM_CREATE_NOMEM,
+		  "semget of 64 semaphores refused: out of memory for the set" },
+		{ IPCW_SEM_CREATE_UNEXPLAINED,
+		  "semget of 64 semaphores refused past the limit checks; this "
+		  "kernel lacks the hook that tells why (ipcwatch probe)" },
+		{ IPCW_SEM_CREATE_REASON_MAX,
+		  "semget of 64 semaphores refused: unknown reason 10" },
+	};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sizeof(cases) / sizeof(cases[0]),
+			 IPCW_SEM_CREATE_REASON_MAX + 1);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ipcw_sem_create c = sem_refused(cases[i].reason, ENOSPC);
+
+		c.existing_nsems = 8;
+		assert_string_equal(sem_why(&c), cases[i].text);
+	}
+}
+
+static void format_sem_create_lines(void **state)
+{
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SEM_CREATE;
+	e.pid = 1234;
+	strcpy(e.comm, "postgres");
+	e.sem_create = sem_refused(IPCW_SEM_CREATE_OVER_SEMMNS, ENOSPC);
+	s = capture_text(&e);
+	assert_string_equal(s,
+			    "1234    postgres         sem_create  REFUSED ENOSPC "
+			    "key 0x00001234: semget of 64 semaphores refused: "
+			    "kernel.sem semmns 32000 reached, 31990 in use\n");
+	free(s);
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"id\":-1,\"key\":4660,\"nsems\":64,"
+			       "\"semflg\":0,\"semmsl\":250,\"semmns\":32000,"
+			       "\"semmni\":128,\"used_sems\":31990,"
+			       "\"existing_nsems\":0,\"err\":28,"
+			       "\"errno\":\"ENOSPC\",\"reason\":\"over_semmns\","
+			       "\"reason_text\":\"semget of 64 semaphores "
+			       "refused: kernel.sem semmns 32000 reached, 31990 "
+			       "in use\"}"));
+	free(s);
+	e.sem_create = sem_refused(IPCW_SEM_CREATE_OK, 0);
+	e.sem_create.id = 3;
+	e.sem_create.used_sems = 10;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "sem_create  id 3 key 0x00001234 64 "
+			       "semaphores (10 in use before)\n"));
+	free(s);
+}
+
+/* Waiters and undo records only where the mode counts them. */
+static void format_sem_destroy(void **state)
+{
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SEM_DESTROY;
+	e.sem_destroy.id = 5;
+	e.sem_destroy.key = 0x77;
+	e.sem_destroy.nsems = 3;
+	e.sem_destroy.owner_uid = 1000;
+	e.sem_destroy.cuid = 1001;
+	e.sem_destroy.ctime = 1764758400;
+	e.sem_destroy.cause = IPCW_SEM_DESTROY_RMID;
+	e.sem_destroy.waiters = 2;
+	e.sem_destroy.undos = 1;
+	e.sem_destroy.counts_known = 1;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "sem_destroy id 5 key 0x00000077 3 semaphores "
+			       "owner 1000 creator uid 1001: rmid, 2 waiting "
+			       "woken with EIDRM, 1 SEM_UNDO records "
+			       "dropped\n"));
+	free(s);
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"id\":5,\"key\":119,\"nsems\":3,"
+			       "\"owner_uid\":1000,\"cuid\":1001,\"cgid\":0,"
+			       "\"ctime\":1764758400,\"waiters\":2,"
+			       "\"undos\":1,\"cause\":\"rmid\"}"));
+	free(s);
+	e.sem_destroy.counts_known = 0;
+	e.sem_destroy.cause = IPCW_SEM_DESTROY_UNEXPLAINED;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "creator uid 1001: unexplained\n"));
+	free(s);
+	s = capture_json(&e);
+	assert_null(strstr(s, "waiters"));
+	assert_null(strstr(s, "undos"));
+	free(s);
+}
+
+static void format_sem_undo(void **state)
+{
+	struct ipcw_event e;
+	char *s;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.type = IPCW_SEM_UNDO;
+	e.sem_undo.id = 4;
+	e.sem_undo.nsems = 8;
+	e.sem_undo.adjusted = 2;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "sem_undo    id 4 SEM_UNDO applied to 2 of "
+			       "8 semaphores\n"));
+	free(s);
+	e.sem_undo.clamped = 1;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "applied to 2 of 8 semaphores, 1 capped at 0 "
+			       "or SEMVMX\n"));
+	free(s);
+	s = capture_json(&e);
+	assert_non_null(strstr(s, "\"id\":4,\"nsems\":8,\"adjusted\":2,"
+			       "\"clamped\":1,\"gone\":false}"));
+	free(s);
+	memset(&e.sem_undo, 0, sizeof(e.sem_undo));
+	e.sem_undo.id = -1;
+	e.sem_undo.gone = 1;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "id -1 SEM_UNDO not applied: the set was "
+			       "removed first\n"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +643,10 @@ int main(void)
 		cmocka_unit_test(format_shmat_without_arguments),
 		cmocka_unit_test(format_sem_wake_results),
 		cmocka_unit_test(format_shm_orphan),
+		cmocka_unit_test(format_sem_every_reason_told),
+		cmocka_unit_test(format_sem_create_lines),
+		cmocka_unit_test(format_sem_destroy),
+		cmocka_unit_test(format_sem_undo),
 	};
 
 	return cmocka_run_group_tests_name("event_format", tests, NULL, NULL);

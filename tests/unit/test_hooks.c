@@ -20,10 +20,12 @@
 
 #define EV(t) (1u << (t))
 #define TP_ONLY (EV(IPCW_SHM_ATTACH) | EV(IPCW_SHM_DETACH) |		\
-		 EV(IPCW_SHM_ORPHAN))
+		 EV(IPCW_SHM_ORPHAN) | EV(IPCW_SEM_UNDO))
 #define ALL_DETAILS (DETAIL_CREATE_STAGE | DETAIL_CREATE_HUGETLB | \
 		     DETAIL_EXISTING_SMALLER | DETAIL_SHMAT_SIZE | \
-		     DETAIL_DESTROY_CAUSE)
+		     DETAIL_DESTROY_CAUSE | DETAIL_SEM_NSEMS | \
+		     DETAIL_SEM_STAGE | DETAIL_EXISTING_FEWER | \
+		     DETAIL_SEM_DESTROY_CAUSE)
 
 /* How the synthetic kernel differs from the one the table expects. */
 struct kernel_spec {
@@ -201,7 +203,77 @@ static void hooks_complete_kernel(void **state)
 	assert_string_equal(line,
 			    "shm_attach (needs the ipc tracepoints of kernel-patches/); "
 			    "shm_detach (needs the ipc tracepoints of kernel-patches/); "
-			    "shm_orphan (needs the ipc tracepoints of kernel-patches/)");
+			    "shm_orphan (needs the ipc tracepoints of kernel-patches/); "
+			    "sem_undo (needs the ipc tracepoints of kernel-patches/)");
+	free_kernel(&k);
+}
+
+/*
+ * semget(): the count check's function gone loses only those refusals;
+ * the set's creation and the other details stay.
+ */
+static void hooks_sem_create_details(void **state)
+{
+	struct fake_kernel k;
+	char line[1024];
+	uint32_t events, details;
+
+	(void)state;
+	make_kernel(&k, &(struct kernel_spec){ .unlisted = "sys_semget" });
+	events = hooks_events(IPCW_MODE_FENTRY, k.st);
+	details = hooks_details(IPCW_MODE_FENTRY, k.st);
+	assert_true(events & EV(IPCW_SEM_CREATE));
+	assert_int_equal(details, ALL_DETAILS & ~DETAIL_SEM_NSEMS);
+	assert_false(hook_wanted(hook_by_prog("fe_sys_semget"),
+				 IPCW_MODE_FENTRY, events, details));
+	assert_true(hook_wanted(hook_by_prog("fx_security_sem_alloc"),
+				IPCW_MODE_FENTRY, events, details));
+	unavailable(&k, IPCW_MODE_FENTRY, line, sizeof(line));
+	/* the wrapper's prefix is the build's architecture's */
+	assert_non_null(strstr(line, "; sem_create refusals bad_nsems, "
+				     "over_semmsl ("));
+	assert_non_null(strstr(line, "sys_semget: not in kallsyms (inlined "
+				     "or renamed))"));
+	free_kernel(&k);
+	/* newary() gone: no creation event at all, the details unwanted */
+	make_kernel(&k, &(struct kernel_spec){ .drop = "newary" });
+	events = hooks_events(IPCW_MODE_FENTRY, k.st);
+	assert_false(events & EV(IPCW_SEM_CREATE));
+	assert_true(events & EV(IPCW_SEM_DESTROY));
+	assert_false(hook_wanted(hook_by_prog("fx_sem_more_checks"),
+				 IPCW_MODE_FENTRY, events,
+				 hooks_details(IPCW_MODE_FENTRY, k.st)));
+	assert_false(hooks_events(IPCW_MODE_KPROBE, k.st) &
+		     EV(IPCW_SEM_CREATE));
+	free_kernel(&k);
+}
+
+/*
+ * freeary() of the patched kernel takes the cause as a third parameter:
+ * harmless to fentry and kprobe, which read two. The cause hooks gone,
+ * the event stays and its cause is unexplained.
+ */
+static void hooks_sem_destroy(void **state)
+{
+	struct fake_kernel k;
+	uint32_t details;
+
+	(void)state;
+	make_kernel(&k, &(struct kernel_spec){ .reshaped = "freeary",
+					       .nargs_delta = 1 });
+	assert_int_equal(state_of(&k, "fe_freeary")->status, HOOK_OK);
+	assert_int_equal(state_of(&k, "kp_freeary")->status, HOOK_OK);
+	free_kernel(&k);
+	make_kernel(&k, &(struct kernel_spec){ .drop = "sem_exit_ns" });
+	details = hooks_details(IPCW_MODE_FENTRY, k.st);
+	assert_true(hooks_events(IPCW_MODE_FENTRY, k.st) &
+		    EV(IPCW_SEM_DESTROY));
+	assert_int_equal(details, ALL_DETAILS & ~DETAIL_SEM_DESTROY_CAUSE);
+	/* the semctl pair is wanted only for the cause it tells */
+	assert_false(hook_wanted(hook_by_prog("fe_sys_semctl"),
+				 IPCW_MODE_FENTRY,
+				 hooks_events(IPCW_MODE_FENTRY, k.st),
+				 details));
 	free_kernel(&k);
 }
 
@@ -490,6 +562,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hooks_complete_kernel),
 		cmocka_unit_test(hooks_missing_detail),
+		cmocka_unit_test(hooks_sem_create_details),
+		cmocka_unit_test(hooks_sem_destroy),
 		cmocka_unit_test(hooks_fexit_needs_exact_prototype),
 		cmocka_unit_test(hooks_too_few_parameters),
 		cmocka_unit_test(hooks_lsm_needs_exact_prototype),

@@ -74,6 +74,43 @@ struct sem_exp {
 	int err;		/* of the wake-up */
 };
 
+/* A semget() and what its sem_create must say. */
+struct semc_exp {
+	int key;
+	pid_t pid;
+	unsigned long ns;
+	int nsems;
+	int id;			/* -1 if refused */
+	int err;
+	const char *reason;	/* NULL: injected, nomem expected among them */
+	int existing_nsems;
+	int used_sems;		/* -1: not checked */
+	int semmsl, semmns, semmni;	/* kernel.sem at the time */
+};
+
+/* A removed set, and the SEM_UNDO adjustments of a task at exit. */
+struct semd_exp {
+	const char *name;
+	unsigned long ns;
+	pid_t pid;		/* remover; 0 for a kernel worker */
+	int id, key, nsems, waiters, undos;
+	const char *cause;
+};
+
+static struct semc_exp semcs[160];
+static int nsemcs;
+static struct semd_exp semds[4];
+static int nsemds;
+static struct {
+	unsigned long ns;
+	pid_t pid;
+	int id;
+} sem_undone;
+static unsigned long sem_torn_down_ns;
+
+static struct semc_exp *sem_create(int key, int nsems, int flags,
+				   const char *reason, int used_sems);
+
 static struct create_exp creates[128];
 static int ncreates;
 static struct destroy_exp destroys[16];
@@ -203,6 +240,7 @@ static void drive_lsm_denied(void)
 		   "%s.lsm_deny_helper_attaches", mode)) {
 		begin();
 		create(4096, 0, "lsm_denied");
+		sem_create(0, 2, IPC_CREAT, "lsm_denied", 0);
 	}
 	lsm_deny_bpf__destroy(skel);
 }
@@ -491,6 +529,180 @@ static void drive_sems(void)
 	expect_sem("sem_removed", pid, id, 1, 0, 0, -1, false, EIDRM);
 }
 
+/* kernel.sem of the caller's namespace: SEMMSL SEMMNS SEMOPM SEMMNI */
+static void sem_ctl_get(int v[4])
+{
+	FILE *f = fopen("/proc/sys/kernel/sem", "r");
+
+	if (!f || fscanf(f, "%d %d %d %d", &v[0], &v[1], &v[2], &v[3]) != 4)
+		exit(2);
+	fclose(f);
+}
+
+static void sem_ctl_set(int msl, int mns, int mni)
+{
+	char buf[64];
+	int v[4];
+
+	sem_ctl_get(v);
+	snprintf(buf, sizeof(buf), "%d %d %d %d", msl, mns, v[2], mni);
+	if (sysctl_set("sem", buf))
+		exit(2);
+}
+
+/* semget() with a fresh key (or @key), its outcome recorded. */
+static struct semc_exp *sem_create(int key, int nsems, int flags,
+				   const char *reason, int used_sems)
+{
+	struct semc_exp *x = &semcs[nsemcs++];
+	int v[4];
+
+	sem_ctl_get(v);
+	x->key = key ? key : next_key++;
+	x->pid = getpid();
+	x->ns = ipc_ns_inum();
+	x->nsems = nsems;
+	x->reason = reason;
+	x->used_sems = used_sems;
+	x->semmsl = v[0];
+	x->semmns = v[1];
+	x->semmni = v[3];
+	x->id = semget(x->key, nsems, flags | 0600);
+	x->err = x->id < 0 ? errno : 0;
+	return x;
+}
+
+static void drive_sem_creates(void)
+{
+	int key;
+
+	begin();
+	sem_create(0, 8, IPC_CREAT, "ok", 0);
+	sem_create(0, -1, IPC_CREAT, "bad_nsems", -1);
+	sem_create(0, 0, IPC_CREAT, "no_nsems", 8);
+	key = sem_create(0, 2, IPC_CREAT, "ok", 8)->key;
+	sem_create(key, 5, 0, "existing_fewer", 10)->existing_nsems = 2;
+
+	begin();
+	sem_ctl_set(4, 32000, 128);
+	sem_create(0, 5, IPC_CREAT, "over_semmsl", -1);
+
+	begin();
+	sem_ctl_set(250, 10, 128);
+	sem_create(0, 8, IPC_CREAT, "ok", 0);
+	sem_create(0, 3, IPC_CREAT, "over_semmns", 8);
+
+	begin();
+	sem_ctl_set(250, 32000, 1);
+	sem_create(0, 1, IPC_CREAT, "ok", 0);
+	sem_create(0, 1, IPC_CREAT, "no_ids", 1);
+}
+
+/* Fail the nth allocation of semget(): nomem among the reasons. */
+static void drive_sem_injected_failures(void)
+{
+	int fd = open("/proc/thread-self/fail-nth", O_WRONLY), n;
+	char nth[16];
+
+	if (fd < 0)
+		return;
+	begin();
+	for (n = 1; n < 100 && nsemcs < 160; n++) {
+		struct semc_exp *x = &semcs[nsemcs++];
+		int v[4];
+
+		sem_ctl_get(v);
+		x->key = next_key++;
+		x->pid = getpid();
+		x->ns = ipc_ns_inum();
+		x->nsems = 2;
+		x->used_sems = -1;
+		x->semmsl = v[0];
+		x->semmns = v[1];
+		x->semmni = v[3];
+		snprintf(nth, sizeof(nth), "%d", n);
+		if (write(fd, nth, strlen(nth)) < 0)
+			break;
+		x->id = semget(x->key, 2, IPC_CREAT | 0600);
+		x->err = x->id < 0 ? errno : 0;
+		if (write(fd, "0", 1) < 0)
+			break;
+		if (x->id >= 0) {
+			x->reason = "ok";
+			break;
+		}
+	}
+	close(fd);
+}
+
+static int sleep_on_sem0(void *arg)
+{
+	struct sembuf dec = { 0, -1, 0 };
+
+	return semop(*(int *)arg, &dec, 1) ? errno : 0;
+}
+
+static int undo_and_exit(void *arg)
+{
+	struct sembuf up = { 1, 1, SEM_UNDO };
+
+	return semop(*(int *)arg, &up, 1) ? errno : 0;
+}
+
+static int sem_in_new_ns(void *arg)
+{
+	int *fds = arg, id;
+	unsigned long ns;
+
+	if (unshare(CLONE_NEWIPC))
+		return 1;
+	ns = ipc_ns_inum();
+	id = semget(0x5e5, 2, IPC_CREAT | 0600);
+	if (write(fds[1], &ns, sizeof(ns)) != sizeof(ns) ||
+	    write(fds[1], &id, sizeof(id)) != sizeof(id))
+		return 1;
+	return 0;
+}
+
+static void drive_sem_lifecycle(void)
+{
+	struct sembuf up_undo = { 1, 1, SEM_UNDO };
+	unsigned long ns;
+	int id, fds[2];
+	pid_t pid;
+
+	ns = begin();
+	id = semget(0x5e4, 3, IPC_CREAT | 0600);
+	/* one sleeper, one undo record of ours: counted in tracepoint mode */
+	semop(id, &up_undo, 1);
+	pid = spawn(sleep_on_sem0, &id);
+	tap_ok(wait_in_semop(pid), "%s.sem_destroy_rmid.sleeper_sleeps", mode);
+	semctl(id, 0, IPC_RMID);
+	tap_is(reap(pid), EIDRM, "%s.sem_destroy_rmid.sleeper_eidrm", mode);
+	semds[nsemds++] = (struct semd_exp){ "sem_destroy_rmid", ns, getpid(),
+		id, 0x5e4, 3, 1, 1, "rmid" };
+
+	id = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	pid = spawn(undo_and_exit, &id);
+	tap_is(reap(pid), 0, "%s.sem_undo.semop_done", mode);
+	sem_undone.ns = ns;
+	sem_undone.pid = pid;
+	sem_undone.id = id;
+
+	if (pipe(fds))
+		exit(2);
+	pid = spawn(sem_in_new_ns, fds);
+	reap(pid);
+	if (read(fds[0], &ns, sizeof(ns)) == sizeof(ns) &&
+	    read(fds[0], &id, sizeof(id)) == sizeof(id)) {
+		semds[nsemds++] = (struct semd_exp){ "sem_destroy_ns_exit",
+			ns, 0, id, 0x5e5, 2, 0, 0, "ns_exit" };
+		sem_torn_down_ns = ns;
+	}
+	close(fds[0]);
+	close(fds[1]);
+}
+
 /* ---- checks ----------------------------------------------------------------- */
 
 static void check_creates(const struct ipcwatch_run *r)
@@ -679,21 +891,123 @@ static void check_sems(const struct ipcwatch_run *r)
 	}
 }
 
+static void check_sem_creates(const struct ipcwatch_run *r)
+{
+	int i, injected = 0, nomem = 0;
+
+	for (i = 0; i < nsemcs; i++) {
+		const struct semc_exp *x = &semcs[i];
+		json_object *ev = find(r, "sem_create", 0, "key",
+				       (long long)x->key, "err",
+				       (long long)x->err, NULL);
+		char name[48];
+
+		snprintf(name, sizeof(name), "%s.sem_create_%s_%x", mode,
+			 x->reason ? x->reason : "injected", x->key);
+		if (!tap_is(ev && !find(r, "sem_create", 1, "key",
+					   (long long)x->key, "err",
+					   (long long)x->err, NULL), 1,
+			    "%s.one_event", name))
+			continue;
+		tap_is(jint(ev, "id"), x->id, "%s.id", name);
+		tap_is(jint(ev, "pid"), x->pid, "%s.pid", name);
+		tap_is_u(juint(ev, "ipcns"), x->ns, "%s.ipcns", name);
+		tap_is(jint(ev, "nsems"), x->nsems, "%s.nsems", name);
+		tap_ok(jint(ev, "semmsl") == x->semmsl &&
+		       jint(ev, "semmns") == x->semmns &&
+		       jint(ev, "semmni") == x->semmni, "%s.limits", name);
+		if (x->used_sems >= 0)
+			tap_is(jint(ev, "used_sems"), x->used_sems,
+			       "%s.used_sems", name);
+		if (x->reason && !tap_ok(!strcmp(jstr(ev, "reason"), x->reason),
+					 "%s.reason", name))
+			tap_diag("  reason %s", jstr(ev, "reason"));
+		if (x->existing_nsems)
+			tap_is(jint(ev, "existing_nsems"), x->existing_nsems,
+			       "%s.existing_nsems", name);
+		if (!x->reason) {
+			injected++;
+			nomem += !strcmp(jstr(ev, "reason"), "nomem");
+		}
+	}
+	/* Debian's kernel has no fault injection to drive these */
+	if (on_kernel("stock"))
+		return;
+	if (!tap_ok(injected > 0 && nomem > 0,
+		    "%s.sem_create_injected_nomem", mode))
+		tap_diag("  %d injected: %d nomem", injected, nomem);
+}
+
+static void check_sem_lifecycle(const struct ipcwatch_run *r)
+{
+	bool tracepoint = !strcmp(mode, "tracepoint");
+	json_object *ev;
+	int i;
+
+	for (i = 0; i < nsemds; i++) {
+		const struct semd_exp *x = &semds[i];
+
+		ev = find(r, "sem_destroy", 0, "ipcns", (long long)x->ns,
+			  "id", (long long)x->id, NULL);
+		tap_ok(ev && !find(r, "sem_destroy", 1, "ipcns",
+				   (long long)x->ns, "id", (long long)x->id,
+				   NULL), "%s.%s.one_event", mode, x->name);
+		if (!tap_ok(!strcmp(jstr(ev, "cause"), x->cause),
+			    "%s.%s.cause", mode, x->name))
+			tap_diag("  cause %s", jstr(ev, "cause"));
+		if (x->pid)
+			tap_is(jint(ev, "pid"), x->pid, "%s.%s.pid", mode,
+			       x->name);
+		tap_ok(jint(ev, "key") == x->key &&
+		       jint(ev, "nsems") == x->nsems,
+		       "%s.%s.key_and_nsems", mode, x->name);
+		tap_ok(ev && jint(ev, "cuid") == 0 && jint(ev, "ctime") > 0,
+		       "%s.%s.creator", mode, x->name);
+		/* documented: only the kernel's event counts them */
+		if (tracepoint)
+			tap_ok(jint(ev, "waiters") == x->waiters &&
+			       jint(ev, "undos") == x->undos,
+			       "%s.%s.waiters_and_undos", mode, x->name);
+		else
+			tap_ok(ev && !json_object_object_get_ex(ev, "waiters",
+								NULL) &&
+			       !json_object_object_get_ex(ev, "undos", NULL),
+			       "%s.%s.counts_unknown", mode, x->name);
+	}
+
+	ev = find(r, "sem_undo", 0, "ipcns", (long long)sem_undone.ns,
+		  "pid", (long long)sem_undone.pid, NULL);
+	if (!tracepoint) {
+		tap_ok(!find(r, "sem_undo", 0, NULL),
+		       "%s.no_sem_undo_without_tracepoints", mode);
+		return;
+	}
+	tap_ok(ev && !find(r, "sem_undo", 1, "ipcns", (long long)sem_undone.ns,
+			   "pid", (long long)sem_undone.pid, NULL),
+	       "%s.sem_undo.one_event", mode);
+	tap_is(jint(ev, "id"), sem_undone.id, "%s.sem_undo.id", mode);
+	tap_ok(jint(ev, "nsems") == 2 && jint(ev, "adjusted") == 1 &&
+	       jint(ev, "clamped") == 0 && jint(ev, "gone") == 0,
+	       "%s.sem_undo.counts", mode);
+}
+
 static void reset_expectations(void)
 {
 	ncreates = ndestroys = nsems = 0;
-	torn_down_ns = 0;
+	nsemcs = nsemds = 0;
+	torn_down_ns = sem_torn_down_ns = 0;
+	memset(&sem_undone, 0, sizeof(sem_undone));
 }
 
 /*
  * What a mode cannot show is said at start: a record naming each event
  * and why, and one line on stderr. Only fentry mode lacks events here:
- * the attach counts (tracepoints only).
+ * the attach counts, orphans and SEM_UNDO at exit (tracepoints only).
  */
 static void check_unavailable(const struct ipcwatch_run *r)
 {
 	json_object *u = find(r, "unavailable", 0, NULL), *list, *item;
-	bool attach = false, detach = false, orphan = false;
+	bool attach = false, detach = false, orphan = false, undo = false;
 	size_t i;
 
 	if (!strcmp(mode, "tracepoint")) {
@@ -710,10 +1024,12 @@ static void check_unavailable(const struct ipcwatch_run *r)
 			attach |= !strcmp(jstr(item, "what"), "shm_attach");
 			detach |= !strcmp(jstr(item, "what"), "shm_detach");
 			orphan |= !strcmp(jstr(item, "what"), "shm_orphan");
+			undo |= !strcmp(jstr(item, "what"), "sem_undo");
 		}
 	tap_ok(attach && detach, "%s.unavailable_names_attach_counts", mode);
 	tap_ok(orphan, "%s.unavailable_names_orphans", mode);
-	tap_ok(list && json_object_array_length(list) == 3,
+	tap_ok(undo, "%s.unavailable_names_sem_undo", mode);
+	tap_ok(list && json_object_array_length(list) == 4,
 	       "%s.unavailable_nothing_else", mode);
 	tap_ok(strstr(r->err, "unavailable on this kernel: shm_attach") != NULL,
 	       "%s.unavailable_line_on_stderr", mode);
@@ -747,6 +1063,9 @@ static void test_mode(const char *m)
 	drive_destroys();
 	drive_shmctl();
 	drive_sems();
+	drive_sem_creates();
+	drive_sem_injected_failures();
+	drive_sem_lifecycle();
 	/* ns teardown runs from a workqueue: wait for what it destroys */
 	snprintf(says, sizeof(says), "%s.namespace_teardown_seen", mode);
 	if (!torn_down_ns)
@@ -754,6 +1073,12 @@ static void test_mode(const char *m)
 	else
 		ipcwatch_wait_record(&r, "shm_destroy", "ipcns",
 				     (long long)torn_down_ns, 0, 30, says);
+	snprintf(says, sizeof(says), "%s.sem_namespace_teardown_seen", mode);
+	if (!sem_torn_down_ns)
+		tap_ok(false, "%s", says);
+	else
+		ipcwatch_wait_record(&r, "sem_destroy", "ipcns",
+				     (long long)sem_torn_down_ns, 0, 30, says);
 	ipcwatch_stop(&r);
 	tap_is(r.status, 0, "%s.exits_cleanly_on_sigint", mode);
 	snprintf(says, sizeof(says), "watching in %s mode", mode);
@@ -770,6 +1095,8 @@ static void test_mode(const char *m)
 	check_orphan(&r);
 	check_shmctl(&r);
 	check_sems(&r);
+	check_sem_creates(&r);
+	check_sem_lifecycle(&r);
 	ipcwatch_free(&r);
 }
 

@@ -143,9 +143,9 @@ static void test_main_kernel(void)
 	tap_is(jint(doc, "btf"), 1, "main.btf");
 	tap_is(jint(doc, "tracepoints"), 1, "main.tracepoints");
 	tap_ok(!strcmp(jstr(doc, "auto"), "tracepoint"), "main.auto_picks");
-	/* 8 events, and the fexit that gives shmctl() in that mode */
-	tap_is(count_events_hooks(doc, true), 8, "main.every_tracepoint_ok");
-	tap_is(count_hooks(doc, "tracepoint", true), 9,
+	/* 11 events, and the fexit that gives shmctl() in that mode */
+	tap_is(count_events_hooks(doc, true), 11, "main.every_tracepoint_ok");
+	tap_is(count_hooks(doc, "tracepoint", true), 12,
 	       "main.every_tracepoint_mode_hook_ok");
 	tap_is(count_hooks(doc, "tracepoint", false) +
 	       count_hooks(doc, "fentry", false) +
@@ -165,6 +165,10 @@ static void test_main_kernel(void)
 		     NULL), "main.fentry.names_attach_counts");
 	tap_ok(lists(member(doc, "modes.fentry.unavailable"), "shm_orphan",
 		     NULL), "main.fentry.names_orphans");
+	tap_ok(lists(member(doc, "modes.fentry.unavailable"), "sem_undo",
+		     NULL), "main.fentry.names_sem_undo");
+	tap_is(length(member(doc, "modes.fentry.unavailable")), 4,
+	       "main.fentry.lacks_nothing_else");
 	json_object_put(doc);
 
 	doc = probe(&status, "--mode=kprobe", NULL);
@@ -210,9 +214,10 @@ static void test_stock_kernel(void)
 	tap_is(count_hooks(doc, "fentry", false), 0, "stock.every_fentry_ok");
 	tap_is(count_hooks(doc, "enforce", false), 0, "stock.every_policy_ok");
 	un = member(doc, "modes.fentry.unavailable");
-	tap_ok(length(un) == 3 && lists(un, "shm_attach", NULL) &&
-	       lists(un, "shm_detach", NULL) && lists(un, "shm_orphan", NULL),
-	       "stock.fentry_lacks_attach_and_orphan_only");
+	tap_ok(length(un) == 4 && lists(un, "shm_attach", NULL) &&
+	       lists(un, "shm_detach", NULL) && lists(un, "shm_orphan", NULL) &&
+	       lists(un, "sem_undo", NULL),
+	       "stock.fentry_lacks_attach_orphan_and_sem_undo_only");
 	json_object_put(doc);
 
 	doc = probe(&status, "--mode=tracepoint", NULL);
@@ -276,7 +281,7 @@ static void test_degraded_probe(void)
 		     "shm_more_checks"), "degraded.names_existing_smaller");
 	tap_ok(lists(un, "shm_destroy cause", "shm_destroy_orphaned"),
 	       "degraded.names_destroy_cause");
-	tap_is(length(un), 5, "degraded.names_nothing_else");
+	tap_is(length(un), 6, "degraded.names_nothing_else");
 	tap_ok(!strcmp(jstr(doc, "bpf_lsm"), "inactive"),
 	       "degraded.lsm_inactive");
 	json_object_put(doc);

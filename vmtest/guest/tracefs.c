@@ -11,7 +11,8 @@
 /* Event names of the ipc system, to pick our lines out of the buffer */
 static const char *const ipc_events[] = {
 	"shm_create", "shmat", "shm_attach", "shm_detach", "shm_destroy",
-	"shm_orphan", "sem_block", "sem_wake",
+	"shm_orphan", "sem_block", "sem_wake", "sem_create", "sem_destroy",
+	"sem_undo",
 };
 
 static void write_file(const char *path, const char *text, int flags)

@@ -796,6 +796,7 @@ static void test_formats(void)
 	static const char *const events[] = {
 		"shm_create", "shmat", "shm_attach", "shm_detach",
 		"shm_destroy", "shm_orphan", "sem_block", "sem_wake",
+		"sem_create", "sem_destroy", "sem_undo",
 	};
 	struct tp_field f[32];
 	char fmt[2048], label[64], arg[512];
@@ -1044,6 +1045,397 @@ static void test_sem(void)
 	       0, "sem_fast_path.silent");
 }
 
+/* --- sem_create, sem_destroy, sem_undo ------------------------------------ */
+
+/* kernel.sem as the namespace has it: SEMMSL SEMMNS SEMOPM SEMMNI */
+struct sem_ctl {
+	int msl, mns, opm, mni;
+};
+
+static struct sem_ctl sem_ctl_get(void)
+{
+	struct sem_ctl c = { -1, -1, -1, -1 };
+	FILE *f = fopen("/proc/sys/kernel/sem", "r");
+
+	if (!f || fscanf(f, "%d %d %d %d", &c.msl, &c.mns, &c.opm,
+			 &c.mni) != 4)
+		exit(2);
+	fclose(f);
+	return c;
+}
+
+static void sem_ctl_set(int msl, int mns, int mni)
+{
+	char v[64];
+
+	snprintf(v, sizeof(v), "%d %d %d %d", msl, mns, sem_ctl_get().opm,
+		 mni);
+	if (sysctl_set("sem", v))
+		exit(2);
+}
+
+/*
+ * The one event called @name of namespace @ns. The namespaces begin()
+ * leaves are torn down from a workqueue, their sets with them, and
+ * unshare() applies the caller's SEM_UNDO adjustments in the old one:
+ * events of other namespaces may land in any window.
+ */
+static int count_in(const char *name, unsigned long ns)
+{
+	const struct trace_event *ev;
+	int i, n = 0;
+
+	trace_read(&tlog);
+	for (i = 0; (ev = trace_find(&tlog, name, i)); i++)
+		n += ev_unum(ev, "ns_inum") == ns;
+	return n;
+}
+
+/* The nth event called @name of @ns in what count_in() last read. */
+static const struct trace_event *find_in(const char *name, unsigned long ns,
+					 int nth)
+{
+	const struct trace_event *ev;
+	int i;
+
+	for (i = 0; (ev = trace_find(&tlog, name, i)); i++)
+		if (ev_unum(ev, "ns_inum") == ns && nth-- == 0)
+			return ev;
+	return NULL;
+}
+
+static const struct trace_event *only_in(const char *name, const char *check,
+					 unsigned long ns)
+{
+	if (!tap_is(count_in(name, ns), 1, "%s.one_%s_event", check, name))
+		return NULL;
+	return find_in(name, ns, 0);
+}
+
+/* One semget(): its errno, one sem_create with its ret and reason. */
+static const struct trace_event *check_sem_create(const char *check, int ret,
+						  int want_err,
+						  const char *reason)
+{
+	const struct trace_event *ev;
+	int err = ret < 0 ? errno : 0;
+
+	tap_is(err, want_err, "%s.errno", check);
+	ev = only_in("sem_create", check, ipc_ns_inum());
+	check_common(ev, check, getpid(), ipc_ns_inum());
+	tap_is(ev_num(ev, "ret"), ret < 0 ? -err : ret, "%s.ret", check);
+	if (!tap_ok(!strcmp(ev_str(ev, "reason"), reason), "%s.reason",
+		    check))
+		tap_diag("  reason=%s", ev_str(ev, "reason"));
+	return ev;
+}
+
+static void check_sem_limits(const struct trace_event *ev, const char *check,
+			     int used)
+{
+	struct sem_ctl c = sem_ctl_get();
+
+	tap_ok(ev_num(ev, "semmsl") == c.msl && ev_num(ev, "semmns") == c.mns &&
+	       ev_num(ev, "semmni") == c.mni, "%s.limits", check);
+	tap_is(ev_num(ev, "used_sems"), used, "%s.used_sems", check);
+}
+
+static void test_sem_create(void)
+{
+	const struct trace_event *ev;
+	int id, ret;
+
+	begin();
+	id = semget(0x4321, 8, IPC_CREAT | 0600);
+	ev = check_sem_create("sem_create_ok", id, 0, "ok");
+	tap_is(ev_num(ev, "key"), 0x4321, "sem_create_ok.key");
+	tap_is(ev_num(ev, "nsems"), 8, "sem_create_ok.nsems");
+	tap_is(ev_num(ev, "semflg"), IPC_CREAT | 0600, "sem_create_ok.semflg");
+	tap_is(ev_num(ev, "existing_nsems"), 0,
+	       "sem_create_ok.existing_nsems");
+	check_sem_limits(ev, "sem_create_ok", 0);
+
+	/* used_sems is the count before this request: the 8 above */
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 4, IPC_CREAT | 0600);
+	ev = check_sem_create("sem_create_second", ret, 0, "ok");
+	check_sem_limits(ev, "sem_create_second", 8);
+
+	/* an existing set with enough semaphores: nothing to report */
+	trace_clear();
+	semget(0x4321, 4, 0600);
+	semget(0x4321, 0, 0600);
+	tap_is(count_in("sem_create", ipc_ns_inum()), 0,
+	       "sem_create_existing.silent");
+
+	trace_clear();
+	ret = semget(0x4321, 16, 0600);
+	ev = check_sem_create("sem_refuse_existing_fewer", ret, EINVAL,
+			      "existing_fewer");
+	tap_is(ev_num(ev, "existing_nsems"), 8,
+	       "sem_refuse_existing_fewer.existing_nsems");
+	tap_is(ev_num(ev, "nsems"), 16, "sem_refuse_existing_fewer.nsems");
+	check_sem_limits(ev, "sem_refuse_existing_fewer", 12);
+
+	trace_clear();
+	ret = semget(IPC_PRIVATE, -1, IPC_CREAT | 0600);
+	ev = check_sem_create("sem_refuse_bad_nsems", ret, EINVAL,
+			      "bad_nsems");
+	tap_is(ev_num(ev, "nsems"), -1, "sem_refuse_bad_nsems.nsems");
+
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 0, IPC_CREAT | 0600);
+	check_sem_create("sem_refuse_no_nsems", ret, EINVAL, "no_nsems");
+
+	begin();
+	sem_ctl_set(4, 32000, 128);
+	ret = semget(IPC_PRIVATE, 5, IPC_CREAT | 0600);
+	ev = check_sem_create("sem_refuse_over_semmsl", ret, EINVAL,
+			      "over_semmsl");
+	tap_is(ev_num(ev, "semmsl"), 4, "sem_refuse_over_semmsl.semmsl");
+	/* SEMMSL itself is allowed */
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 4, IPC_CREAT | 0600);
+	check_sem_create("sem_create_at_semmsl", ret, 0, "ok");
+
+	begin();
+	sem_ctl_set(250, 10, 128);
+	semget(IPC_PRIVATE, 8, IPC_CREAT | 0600);
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 3, IPC_CREAT | 0600);
+	ev = check_sem_create("sem_refuse_over_semmns", ret, ENOSPC,
+			      "over_semmns");
+	tap_is(ev_num(ev, "semmns"), 10, "sem_refuse_over_semmns.semmns");
+	check_sem_limits(ev, "sem_refuse_over_semmns", 8);
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	check_sem_create("sem_create_up_to_semmns", ret, 0, "ok");
+
+	begin();
+	sem_ctl_set(250, 32000, 1);
+	semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	ev = check_sem_create("sem_refuse_no_ids", ret, ENOSPC, "no_ids");
+	tap_is(ev_num(ev, "semmni"), 1, "sem_refuse_no_ids.semmni");
+}
+
+static void test_sem_lsm_denied(void)
+{
+	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+	int ret;
+
+	if (!tap_ok(skel != NULL, "sem_refuse_lsm_denied.bpf_open"))
+		return;
+	skel->rodata->target_tgid = getpid();
+	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
+		    "sem_refuse_lsm_denied.bpf_attach")) {
+		lsm_deny_bpf__destroy(skel);
+		return;
+	}
+	begin();
+	ret = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	lsm_deny_bpf__destroy(skel);
+	check_sem_create("sem_refuse_lsm_denied", ret, EPERM, "lsm_denied");
+}
+
+/* Fail the nth allocation of semget(): each failure one event, nomem. */
+static void test_sem_injected_failures(void)
+{
+	const struct trace_event *ev;
+	bool consistent = true;
+	int n, nev, ret, err, failures = 0, nomem = 0, nth_fd;
+
+	nth_fd = open("/proc/thread-self/fail-nth", O_WRONLY);
+	if (nth_fd < 0)
+		exit(2);
+	begin();
+	for (n = 1; n < 100; n++) {
+		char nth[16];
+
+		trace_clear();
+		snprintf(nth, sizeof(nth), "%d", n);
+		if (write(nth_fd, nth, strlen(nth)) < 0)
+			exit(2);
+		ret = semget(IPC_PRIVATE, 4, IPC_CREAT | 0600);
+		err = errno;
+		if (write(nth_fd, "0", 1) < 0)
+			exit(2);
+		if (ret >= 0)
+			break;
+		failures++;
+		nev = count_in("sem_create", ipc_ns_inum());
+		ev = find_in("sem_create", ipc_ns_inum(), 0);
+		if (nev != 1 || ev_num(ev, "ret") != -err) {
+			tap_diag("fail-nth %d: errno %d, %d events, ret=%lld",
+				 n, err, nev, ev_num(ev, "ret"));
+			consistent = false;
+		}
+		nomem += err == ENOMEM && !strcmp(ev_str(ev, "reason"), "nomem");
+	}
+	tap_diag("semget survived %d injected allocation failures", failures);
+	tap_ok(failures > 0 && consistent, "sem_refuse_injected.one_event_each");
+	tap_ok(nomem > 0, "sem_refuse_nomem.reason");
+	close(nth_fd);
+}
+
+static int sem_sleep_on_zero(void *arg)
+{
+	struct sembuf dec = { 0, -1, 0 };
+
+	return semop(*(int *)arg, &dec, 1) ? errno : 0;
+}
+
+static int sem_create_in_new_ns(void *arg)
+{
+	int *fds = arg, id;
+	unsigned long ns;
+
+	if (unshare(CLONE_NEWIPC))
+		return 1;
+	ns = ipc_ns_inum();
+	id = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	if (write(fds[1], &ns, sizeof(ns)) != sizeof(ns) ||
+	    write(fds[1], &id, sizeof(id)) != sizeof(id))
+		return 1;
+	return 0;
+}
+
+static void test_sem_destroy(void)
+{
+	struct sembuf up_undo = { 1, 1, SEM_UNDO };
+	struct timespec pause = { .tv_nsec = 10000000 };
+	const struct trace_event *ev;
+	unsigned long child_ns = 0;
+	int id, fds[2], tries;
+	pid_t a, b, pid;
+
+	begin();
+	id = semget(0x99, 3, IPC_CREAT | 0640);
+	/* an undo record of ours, and two sleepers on semaphore 0 */
+	semop(id, &up_undo, 1);
+	a = spawn(sem_sleep_on_zero, &id);
+	b = spawn(sem_sleep_on_zero, &id);
+	tap_ok(wait_in_semop(a) && wait_in_semop(b),
+	       "sem_destroy_rmid.sleepers_sleep");
+	trace_clear();
+	semctl(id, 0, IPC_RMID);
+	ev = only_in("sem_destroy", "sem_destroy_rmid", ipc_ns_inum());
+	check_common(ev, "sem_destroy_rmid", getpid(), ipc_ns_inum());
+	tap_is(ev_num(ev, "id"), id, "sem_destroy_rmid.id");
+	tap_is(ev_num(ev, "key"), 0x99, "sem_destroy_rmid.key");
+	tap_is(ev_num(ev, "nsems"), 3, "sem_destroy_rmid.nsems");
+	tap_ok(ev_num(ev, "uid") == 0 && ev_num(ev, "cuid") == 0 &&
+	       ev_num(ev, "cgid") == 0, "sem_destroy_rmid.owner");
+	tap_ok(ev_num(ev, "ctime") > 0, "sem_destroy_rmid.ctime");
+	tap_is(ev_num(ev, "waiters"), 2, "sem_destroy_rmid.waiters");
+	tap_is(ev_num(ev, "undos"), 1, "sem_destroy_rmid.undos");
+	tap_ok(!strcmp(ev_str(ev, "cause"), "rmid"), "sem_destroy_rmid.cause");
+	tap_ok(reap(a) == EIDRM && reap(b) == EIDRM,
+	       "sem_destroy_rmid.waiters_got_eidrm");
+
+	trace_clear();
+	id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	semctl(id, 0, IPC_RMID);
+	ev = only_in("sem_destroy", "sem_destroy_idle", ipc_ns_inum());
+	tap_ok(ev_num(ev, "waiters") == 0 && ev_num(ev, "undos") == 0,
+	       "sem_destroy_idle.nothing_counted");
+
+	/* the namespace is freed from a workqueue: wait for it */
+	trace_clear();
+	if (pipe(fds))
+		exit(2);
+	pid = spawn(sem_create_in_new_ns, fds);
+	reap(pid);
+	if (read(fds[0], &child_ns, sizeof(child_ns)) != sizeof(child_ns) ||
+	    read(fds[0], &id, sizeof(id)) != sizeof(id))
+		id = -1;
+	close(fds[0]);
+	close(fds[1]);
+	for (tries = 0; tries < 1000; tries++) {
+		if (count_in("sem_destroy", child_ns))
+			break;
+		nanosleep(&pause, NULL);
+	}
+	ev = only_in("sem_destroy", "sem_destroy_ns_exit", child_ns);
+	tap_ok(!strcmp(ev_str(ev, "cause"), "ns_exit"),
+	       "sem_destroy_ns_exit.cause");
+	tap_is(ev_num(ev, "id"), id, "sem_destroy_ns_exit.id");
+	tap_is(ev_num(ev, "nsems"), 2, "sem_destroy_ns_exit.nsems");
+	tap_is_u(ev_unum(ev, "ns_inum"), child_ns,
+		 "sem_destroy_ns_exit.ns_inum");
+	/* a kernel worker removes it, not the task that left */
+	tap_ok(ev && ev->pid != pid, "sem_destroy_ns_exit.not_the_task");
+}
+
+static int sem_undo_and_exit(void *arg)
+{
+	struct sembuf ops[2] = { { 0, 2, SEM_UNDO }, { 2, -1, SEM_UNDO } };
+
+	return semop(*(int *)arg, ops, 2) ? errno : 0;
+}
+
+static void test_sem_undo(void)
+{
+	struct sembuf up_undo = { 0, 1, SEM_UNDO }, down = { 0, -1, 0 };
+	const struct trace_event *ev;
+	int id, id2;
+	pid_t pid;
+
+	begin();
+	id = semget(IPC_PRIVATE, 4, IPC_CREAT | 0600);
+	semctl(id, 2, SETVAL, (union semun){ .val = 1 });
+	trace_clear();
+	pid = spawn(sem_undo_and_exit, &id);
+	tap_is(reap(pid), 0, "sem_undo_exit.semop_done");
+	ev = only_in("sem_undo", "sem_undo_exit", ipc_ns_inum());
+	check_common(ev, "sem_undo_exit", pid, ipc_ns_inum());
+	tap_is(ev_num(ev, "id"), id, "sem_undo_exit.id");
+	tap_is(ev_num(ev, "nsems"), 4, "sem_undo_exit.nsems");
+	tap_is(ev_num(ev, "adjusted"), 2, "sem_undo_exit.adjusted");
+	tap_is(ev_num(ev, "clamped"), 0, "sem_undo_exit.clamped");
+	tap_is(ev_num(ev, "gone"), 0, "sem_undo_exit.gone");
+	tap_ok(semctl(id, 0, GETVAL) == 0 && semctl(id, 2, GETVAL) == 1,
+	       "sem_undo_exit.values_restored");
+
+	/*
+	 * unshare(CLONE_SYSVSEM) applies our own adjustments; one that
+	 * would take a semaphore below 0 is capped there: clamped
+	 */
+	id2 = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	semop(id, &up_undo, 1);
+	semop(id, &down, 1);
+	semop(id2, &up_undo, 1);
+	trace_clear();
+	if (unshare(CLONE_SYSVSEM))
+		exit(2);
+	tap_is(count_in("sem_undo", ipc_ns_inum()), 2,
+	       "sem_undo_unshare.per_set");
+	ev = find_in("sem_undo", ipc_ns_inum(), 0);
+	if (ev && ev_num(ev, "id") != id)
+		ev = find_in("sem_undo", ipc_ns_inum(), 1);
+	check_common(ev, "sem_undo_clamped", getpid(), ipc_ns_inum());
+	tap_is(ev_num(ev, "id"), id, "sem_undo_clamped.id");
+	tap_is(ev_num(ev, "adjusted"), 1, "sem_undo_clamped.adjusted");
+	tap_is(ev_num(ev, "clamped"), 1, "sem_undo_clamped.clamped");
+	tap_is(semctl(id, 0, GETVAL), 0, "sem_undo_clamped.capped_at_zero");
+
+	/* removed first: freeary() dropped the record, nothing to apply */
+	semop(id, &up_undo, 1);
+	semctl(id, 0, IPC_RMID);
+	trace_clear();
+	if (unshare(CLONE_SYSVSEM))
+		exit(2);
+	tap_is(count_in("sem_undo", ipc_ns_inum()), 0,
+	       "sem_undo_removed.silent");
+
+	/* no SEM_UNDO: nothing at exit */
+	trace_clear();
+	pid = spawn_semop(id2, &(struct sembuf){ 0, 1, 0 }, 1, -1);
+	reap(pid);
+	tap_is(count_in("sem_undo", ipc_ns_inum()), 0, "sem_undo_none.silent");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1063,6 +1455,11 @@ int main(void)
 	test_formats();
 	test_limits_read_once();
 	test_sem();
+	test_sem_create();
+	test_sem_lsm_denied();
+	test_sem_injected_failures();
+	test_sem_destroy();
+	test_sem_undo();
 
 	trace_ipc_enable(false);
 	return tap_done();
