@@ -61,6 +61,7 @@ void state_free(struct ipc_state *st)
 	proc_cache_free(&st->procs);
 	free(st->msgs);
 	free(st->cgroups);
+	free(st->set_owners);
 	free(st->segs);
 	free_sets(st);
 	free(st->waiters);
@@ -214,8 +215,15 @@ static int adopt_sets(struct ipc_state *st, struct sem_row *rows, size_t n)
 		free_sem_rows(rows, n);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		size_t k;
+
 		st->sets[i].row = rows[i];
+		for (k = 0; k < st->nset_owners; k++)
+			if (st->set_owners[k].id == rows[i].id)
+				st->sets[i].cgroup_id =
+					st->set_owners[k].cgroup_id;
+	}
 	st->nsets = n;
 	free(rows);	/* the arrays now belong to st->sets */
 	qsort(st->sets, n, sizeof(*st->sets), compare_set_id);
@@ -377,6 +385,41 @@ static void apply_create(struct ipc_state *st, const struct ipcw_event *e)
 		live_cgroup(st, (int)e->pid);
 }
 
+/* Forget the creator of set @id (removed, or its id taken again). */
+static void drop_set_owner(struct ipc_state *st, int id)
+{
+	size_t k;
+
+	for (k = 0; k < st->nset_owners; k++)
+		if (st->set_owners[k].id == id) {
+			st->set_owners[k] = st->set_owners[--st->nset_owners];
+			return;
+		}
+}
+
+static void apply_sem_create(struct ipc_state *st, const struct ipcw_event *e)
+{
+	struct set_owner *bigger;
+
+	if (e->sem_create.err) {
+		push_recent(st, e);
+		return;
+	}
+	drop_set_owner(st, e->sem_create.id);
+	/* bounded as the cgroup names are: past it, sets show none */
+	if (st->nset_owners >= CGROUP_NAMES_MAX * 8)
+		return;
+	bigger = realloc(st->set_owners,
+			 (st->nset_owners + 1) * sizeof(*bigger));
+	if (!bigger)
+		return;
+	st->set_owners = bigger;
+	st->set_owners[st->nset_owners].id = e->sem_create.id;
+	st->set_owners[st->nset_owners++].cgroup_id = e->cgroup_id;
+	if (!state_cgroup(st, e->cgroup_id))
+		live_cgroup(st, (int)e->pid);
+}
+
 static void add_waiter(struct ipc_state *st, const struct ipcw_event *e)
 {
 	struct sem_waiter *w;
@@ -463,6 +506,13 @@ void state_apply(struct ipc_state *st, const struct ipcw_event *e)
 		} else if (e->shmctl.cmd == SHM_UNLOCK) {
 			s->row.mode &= ~SHM_LOCKED;
 		}
+		break;
+	case IPCW_SEM_CREATE:
+		apply_sem_create(st, e);
+		break;
+	case IPCW_SEM_DESTROY:
+		drop_set_owner(st, e->sem_destroy.id);
+		push_recent(st, e);
 		break;
 	case IPCW_SEM_BLOCK:
 		add_waiter(st, e);

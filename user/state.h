@@ -36,6 +36,13 @@ struct cgroup_name {
 
 struct semset {
 	struct sem_row row;	/* values read at the last refresh */
+	uint64_t cgroup_id;	/* its creator's at creation, 0 if unseen */
+};
+
+/* A set's creator cgroup, from its sem_create event. */
+struct set_owner {
+	int id;
+	uint64_t cgroup_id;
 };
 
 /* A task asleep in semop(), from its sem_block event. */
@@ -73,6 +80,8 @@ struct ipc_state {
 	size_t nmsgs;
 	struct cgroup_name *cgroups;
 	size_t ncgroups;
+	struct set_owner *set_owners;	/* sets created while watched */
+	size_t nset_owners;
 
 	/* refusals by reason since the last state_interval_reset() */
 	uint64_t refused[IPCW_CREATE_REASON_MAX];

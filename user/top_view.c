@@ -275,13 +275,17 @@ void view_semaphores(const struct ipc_state *st, const struct view_opts *o,
 	emit(ctx, line, true);
 	for (i = 0; i < st->nsets; i++) {
 		const struct sem_row *r = &st->sets[i].row;
+		const struct cgroup_name *cg;
 		const struct sem_waiter *w;
 
 		if (o->filter_owner && r->uid != o->owner)
 			continue;
-		snprintf(line, sizeof(line), "%-10d 0x%08x %-6u %5d%s", r->id,
-			 (unsigned int)r->key, r->uid, r->nsems,
-			 r->values_known ? "" : "   (values not readable)");
+		cg = state_cgroup(st, st->sets[i].cgroup_id);
+		snprintf(line, sizeof(line), "%-10d 0x%08x %-6u %5d%s%s%.120s",
+			 r->id, (unsigned int)r->key, r->uid, r->nsems,
+			 r->values_known ? "" : "   (values not readable)",
+			 cg ? "   cgroup " : "",
+			 !cg ? "" : cg->label[0] ? cg->label : cg->path);
 		emit(ctx, line, false);
 		for (n = 0; r->values_known && n < r->nsems; n++) {
 			snprintf(line, sizeof(line),
@@ -419,8 +423,10 @@ static void json_seg(struct json_writer *jw, const struct seg *s,
 }
 
 static void json_set(struct json_writer *jw, const struct ipc_state *st,
-		     const struct sem_row *r, const struct view_opts *o)
+		     const struct semset *set, const struct view_opts *o)
 {
+	const struct sem_row *r = &set->row;
+	const struct cgroup_name *cg = state_cgroup(st, set->cgroup_id);
 	const struct sem_waiter *w;
 	char comm[IPCW_COMM_LEN];
 	size_t from = 0;
@@ -433,6 +439,9 @@ static void json_set(struct json_writer *jw, const struct ipc_state *st,
 	jw_kv_uint(jw, "owner_uid", r->uid);
 	jw_kv_uint(jw, "owner_gid", r->gid);
 	jw_kv_int(jw, "nsems", r->nsems);
+	jw_kv_uint(jw, "cgroup_id", set->cgroup_id);
+	jw_kv_string(jw, "cgroup", cg ? cg->path : "");
+	jw_kv_string(jw, "owner", cg ? cg->label : "");
 	jw_kv_bool(jw, "values_known", r->values_known);
 	jw_name(jw, "sems");
 	jw_start_array(jw);
@@ -529,7 +538,7 @@ void view_json(struct json_writer *jw, const struct ipc_state *st,
 	jw_start_array(jw);
 	for (i = 0; i < st->nsets; i++)
 		if (!o->filter_owner || st->sets[i].row.uid == o->owner)
-			json_set(jw, st, &st->sets[i].row, o);
+			json_set(jw, st, &st->sets[i], o);
 	jw_end_array(jw);
 	jw_name(jw, "msg");
 	jw_start_array(jw);
