@@ -150,6 +150,18 @@ __s32 canary_pass_key;
 __u64 canary_rmid_hits[IPCW_RMID_OBJECTS];
 
 /*
+ * Processes the guard lets remove: the daemon's own reaper helpers,
+ * each for the one removal it was forked for (rmid_forced is a policy
+ * the administrator asked for). Written only through the pinned map.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u8);
+} rmid_exempt SEC(".maps");
+
+/*
  * Places taken in charges, by requests in flight and by segments; a
  * request that finds none left is refused before its segment exists,
  * so every segment charged has its record. User space takes a place for
@@ -761,6 +773,12 @@ static __always_inline int rmid_guard(struct kern_ipc_perm *perm, int cmd,
 	flags = guard_flags();
 	if (!flags)
 		return 0;
+	{
+		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+		if (bpf_map_lookup_elem(&rmid_exempt, &tgid))
+			return 0;
+	}
 	/* the owner and the creator may remove their own, in use or not */
 	euid = BPF_CORE_READ(task, cred, euid.val);
 	r.owner_uid = BPF_CORE_READ(perm, uid.val);

@@ -105,7 +105,14 @@ void cgroup_owner_parse(const char *path, struct cgroup_owner *o)
 		n = slash ? (size_t)(slash - c) : strlen(c);
 		if (!n)
 			break;
-		if (scoped_container(c, n, "docker-", "docker", o) ||
+		/*
+		 * The outermost container and pod only: a container with a
+		 * delegated subtree could name a cgroup inside it after
+		 * another container.
+		 */
+		if (o->container[0]) {
+			/* inside a container: only the unit may change */
+		} else if (scoped_container(c, n, "docker-", "docker", o) ||
 		    scoped_container(c, n, "cri-containerd-", "containerd",
 				     o) ||
 		    scoped_container(c, n, "crio-", "cri-o", o) ||
@@ -117,7 +124,7 @@ void cgroup_owner_parse(const char *path, struct cgroup_owner *o)
 				snprintf(o->runtime, sizeof(o->runtime),
 					 "docker");
 			copy(o->container, sizeof(o->container), c, n);
-		} else if (pod_component(c, n, o)) {
+		} else if (!o->pod_uid[0] && pod_component(c, n, o)) {
 			/* the pod uid is kept */
 		}
 		if (ends_with(c, n, ".service") || ends_with(c, n, ".scope"))

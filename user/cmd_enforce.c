@@ -85,6 +85,9 @@ struct daemon {
 	uint64_t metrics_errors;
 	uint64_t unaccounted[2];	/* [enforced]: the totals were full */
 	uint64_t read_errors;		/* /proc or SHM_INFO reads that failed */
+	/* refusals of namespaces summed as "other" that are gone since */
+	uint64_t other_refused_gone[IPCW_CREATE_REASON_MAX];
+	bool folded_seen;		/* an "other" series was exported */
 	bool read_failing;		/* said once, until a read works */
 	bool stop;			/* SIGINT or SIGTERM: detach and leave */
 };
@@ -289,13 +292,37 @@ static int on_event(const struct ipcw_event *e, void *ctx)
 struct ns_watch {
 	struct reaper reaper;
 	struct alerts alerts;
+	bool seeded;		/* its older segments are charged */
+	/* metrics: 1 series of its own, -1 summed into "other", 0 not yet;
+	 * decided once, so counters never jump between series */
+	int series;
+	char container[96];	/* its label, as it was then */
 };
+
+/* The reaper's removals are the administrator's: past the guard. */
+static int reaper_exempt(void *ctx, bool on)
+{
+	return enforcer_exempt_self(ctx, on);
+}
 
 static struct ns_watch *watch_of(struct ipc_state *st)
 {
-	if (!st->user)
-		st->user = calloc(1, sizeof(struct ns_watch));
 	return st->user;
+}
+
+static struct ns_watch *new_watch(struct daemon *d, struct ipc_state *st)
+{
+	struct ns_watch *w = st->user;
+
+	if (!w) {
+		w = calloc(1, sizeof(*w));
+		if (w) {
+			w->reaper.around_rmid = reaper_exempt;
+			w->reaper.around_ctx = d->enforcer;
+		}
+		st->user = w;
+	}
+	return w;
 }
 
 /* A namespace's state goes: its teardown is logged with what it freed. */
@@ -305,6 +332,9 @@ static void on_ns_release(struct ipc_state *st, const struct gone_ns *g,
 	struct daemon *d = ctx;
 	struct ns_watch *w = st->user;
 
+	if (w && w->series == -1)
+		for (int k = 0; k < IPCW_CREATE_REASON_MAX; k++)
+			d->other_refused_gone[k] += st->refused_total[k];
 	if (w) {
 		reaper_free(&w->reaper);
 		alerts_free(&w->alerts);
@@ -513,16 +543,57 @@ static char *render_metrics(struct daemon *d)
 		free(bytes);
 		return NULL;
 	}
-	for (r = 0; r < nns; r++) {
-		ns_metrics_of(d->set.st[r], &v[r]);
-		bytes[r] = v[r].bytes;
+	/*
+	 * A bound on the series. Which namespaces get their own is decided
+	 * once, the largest first: a namespace is never moved between its
+	 * own series and "other", so no counter goes back.
+	 */
+	{
+		size_t *cand = calloc(nns + 1, sizeof(*cand));
+		size_t *cord = calloc(nns + 1, sizeof(*cord));
+		size_t ncand = 0;
+
+		shown = 0;
+		for (r = 0; r < nns; r++) {
+			struct ns_watch *w = new_watch(d, d->set.st[r]);
+
+			ns_metrics_of(d->set.st[r], &v[r]);
+			if (w && w->series == 1)
+				order[shown++] = r;
+			else if (w && !w->series && cand)
+				cand[ncand++] = r;
+		}
+		for (r = 0; cand && cord && r < ncand; r++)
+			bytes[r] = v[cand[r]].bytes;
+		if (cand && cord)
+			metrics_ns_order(bytes, ncand, ncand, cord);
+		for (r = 0; cand && cord && r < ncand; r++) {
+			struct ipc_state *st = d->set.st[cand[cord[r]]];
+			struct ns_watch *w = watch_of(st);
+
+			w->series = shown < d->args->metrics_max_ns ? 1 : -1;
+			snprintf(w->container, sizeof(w->container), "%s",
+				 st->id.label);
+			if (w->series == 1)
+				order[shown++] = cand[cord[r]];
+		}
+		free(cand);
+		free(cord);
 	}
-	/* a bound on the series: the largest namespaces, the rest summed */
-	shown = metrics_ns_order(bytes, nns, d->args->metrics_max_ns, order);
+	if (shown < nns)
+		d->folded_seen = true;	/* "other" exists from now on */
 	other = &v[nns];
 	snprintf(other->ns, sizeof(other->ns), "other");
-	for (r = shown; r < nns; r++)
-		ns_metrics_add(other, &v[order[r]]);
+	memcpy(other->refused, d->other_refused_gone, sizeof(other->refused));
+	for (r = 0; r < nns; r++) {
+		struct ns_watch *w = watch_of(d->set.st[r]);
+
+		if (w)
+			snprintf(v[r].container, sizeof(v[r].container), "%s",
+				 w->container);
+		if (w && w->series == -1)
+			ns_metrics_add(other, &v[r]);
+	}
 
 	metrics_family(&m, "ipcwatch_info", "gauge",
 		       "ipcwatch version and event mode");
@@ -545,7 +616,7 @@ static char *render_metrics(struct daemon *d)
 				       "ipcns", v[order[r]].ns, "container",
 				       v[order[r]].container, NULL);
 		/* limits are not summed: no "other" for them */
-		if (shown < nns && f->summed)
+		if (shown < nns && f->summed && d->folded_seen)
 			metrics_sample(&m, ns_value(other, f->field), "ipcns",
 				       "other", "container", "", NULL);
 	}
@@ -623,7 +694,7 @@ static char *render_metrics(struct daemon *d)
 				       "ipcns", v[order[r]].ns, "container",
 				       v[order[r]].container, "reason",
 				       shm_reason_name(k), NULL);
-		if (shown < nns)
+		if (d->folded_seen)
 			metrics_sample(&m, (double)other->refused[k], "ipcns",
 				       "other", "container", "", "reason",
 				       shm_reason_name(k), NULL);
@@ -724,7 +795,7 @@ static void read_worked(struct daemon *d)
  */
 static int tick_ns(struct daemon *d, struct ipc_state *st, bool resync)
 {
-	struct ns_watch *w = watch_of(st);
+	struct ns_watch *w = new_watch(d, st);
 	char err[256];
 	int ret;
 
@@ -745,6 +816,30 @@ static int tick_ns(struct daemon *d, struct ipc_state *st, bool resync)
 		read_failed(d, ret ? err : "out of memory");
 		return ret ? ret : -ENOMEM;
 	}
+	/*
+	 * Found after the start (it could not be read then, or was not
+	 * reachable): what it held before the programs were attached is
+	 * charged now; what they charged themselves is skipped.
+	 */
+	if (!w->seeded) {
+		size_t s_n = 0, u_n = 0;
+
+		ret = enforcer_seed(d->enforcer, d->policy,
+				    st->foreign ? &st->ns : NULL, st->ipcns,
+				    &s_n, &u_n, err, sizeof(err));
+		if (ret == -ESRCH)
+			return ret;
+		if (ret) {
+			read_failed(d, err);
+			return ret;
+		}
+		w->seeded = true;
+		if (s_n || u_n)
+			notify_message(&d->notify, LOG_NOTICE, "seeded",
+				       "IPC namespace %u found late: %zu "
+				       "existing segments charged, %zu could "
+				       "not be", st->ipcns, s_n, u_n);
+	}
 	d->cur = st;
 	reaper_tick(&w->reaper, st, d->policy, mono_ns(), segment_record,
 		    on_reaped, d);
@@ -764,6 +859,10 @@ static void tick(struct daemon *d, uint64_t *next_resync)
 	/* namespaces come and go: looked for at every resync */
 	if (resync && ns_sync(&d->set, err, sizeof(err))) {
 		read_failed(d, err);
+		failed = true;
+	} else if (resync && d->set.failed) {
+		/* the others are watched; this one is tried again */
+		read_failed(d, d->set.failed_err);
 		failed = true;
 	}
 	for (i = d->set.n; i-- > 0;) {
@@ -1103,7 +1202,19 @@ int cmd_enforce(int argc, char **argv)
 		}
 		seeded += s_n;
 		unaccounted += u_n;
+		if (new_watch(d, st))
+			watch_of(st)->seeded = true;
 	}
+	/* adopted: the pinned programs never stopped charging */
+	for (size_t k = 0; enforcer_adopted(d->enforcer) && k < d->set.n; k++)
+		if (new_watch(d, d->set.st[k]))
+			watch_of(d->set.st[k])->seeded = true;
+	if (d->set.failed)
+		notify_message(&d->notify, LOG_WARNING, "error",
+			       "%s%s; tried again at every resync",
+			       d->set.failed_err,
+			       d->set.failed > 1 ? " (and more namespaces)" :
+						   "");
 	if (a.metrics_listen) {
 		d->http = metrics_listen(a.metrics_listen, err, sizeof(err));
 		if (!d->http) {

@@ -509,6 +509,15 @@ int cmd_top(int argc, char **argv)
 		ns_set_free(&set);
 		return 1;
 	}
+	/* at start, a namespace that cannot be read is an error: later
+	 * ones are tried again at every refresh */
+	if (set.failed) {
+		cli_fail("top", "%s%s", set.failed_err,
+			 set.failed > 1 ? " (and more namespaces)" : "");
+		collector_close(c);
+		ns_set_free(&set);
+		return 1;
+	}
 	set.ngone = 0;
 	a.view.mode = mode_name(collector_mode(c));
 	a.view.interval_s = a.delay_s;

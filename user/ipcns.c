@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -240,6 +243,22 @@ void ipcns_list_free(struct ipcns_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int ipcns_refind(struct ipcns *ns)
+{
+	struct ipcns_list l;
+	const struct ipcns *found;
+	char err[256];
+	int ret = ipcns_discover(&l, err, sizeof(err));
+
+	if (ret)
+		return ret;
+	found = ipcns_find(&l, ns->inum);
+	if (found)
+		*ns = *found;
+	ipcns_list_free(&l);
+	return found ? 0 : -ESRCH;
+}
+
 const struct ipcns *ipcns_find(const struct ipcns_list *l, uint32_t inum)
 {
 	size_t lo = 0, hi = l->n;
@@ -328,13 +347,35 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/* A helper answers within this, or is killed: a stuck one (a read that
+ * blocks) must not stop the daemon's loop. */
+#define HELPER_TIMEOUT_MS 5000
+
+/* Read @len bytes by the deadline (monotonic ms): 0, -1 short or late. */
 static int read_all(int fd, void *buf, size_t len)
 {
+	struct timespec now;
 	char *p = buf;
+	long long deadline;
 
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	deadline = now.tv_sec * 1000LL + now.tv_nsec / 1000000 +
+		   HELPER_TIMEOUT_MS;
 	while (len) {
-		ssize_t n = read(fd, p, len);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left;
+		ssize_t n;
 
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = deadline - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+		if (left <= 0)
+			return -1;
+		n = poll(&pfd, 1, (int)left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		n = read(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -444,24 +485,46 @@ bad:
 	return -EPROTO;
 }
 
-/* In the child: enter @ns, or -errno with @err set. */
+#ifndef NSFS_MAGIC
+#define NSFS_MAGIC 0x6e736673
+#endif
+
+/*
+ * In the child: enter @ns, or -errno with @err set. The path is opened
+ * O_PATH first: it may now be another file (a descriptor number or a
+ * pid reused, a FIFO that would block an open), and only an nsfs inode
+ * of the right number is opened for real, through the O_PATH one.
+ */
 static int enter(const struct ipcns *ns, char *err, size_t errlen)
 {
+	char again[64];
+	struct statfs sfs;
 	struct stat st;
-	int nsfd, ret = 0;
+	int pathfd, nsfd, ret = 0;
 
-	nsfd = open(ns->path, O_RDONLY | O_CLOEXEC);
-	if (nsfd < 0) {
+	pathfd = open(ns->path, O_PATH | O_CLOEXEC);
+	if (pathfd < 0) {
 		ret = errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
 		snprintf(err, errlen, "IPC namespace %u: %.160s: %s",
 			 ns->inum, ns->path, strerror(errno));
 		return ret;
 	}
-	/* the path may now name another namespace (a pid reused) */
-	if (fstat(nsfd, &st) || st.st_ino != ns->inum) {
+	if (fstatfs(pathfd, &sfs) || sfs.f_type != NSFS_MAGIC ||
+	    fstat(pathfd, &st) || st.st_ino != ns->inum) {
+		close(pathfd);
 		snprintf(err, errlen, "IPC namespace %u is gone", ns->inum);
-		ret = -ESRCH;
-	} else if (setns(nsfd, CLONE_NEWIPC)) {
+		return -ESRCH;
+	}
+	snprintf(again, sizeof(again), "/proc/self/fd/%d", pathfd);
+	nsfd = open(again, O_RDONLY | O_CLOEXEC);
+	close(pathfd);
+	if (nsfd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "IPC namespace %u: %s", ns->inum,
+			 strerror(errno));
+		return ret;
+	}
+	if (setns(nsfd, CLONE_NEWIPC)) {
 		ret = -errno;
 		snprintf(err, errlen, "entering IPC namespace %u: %s%s",
 			 ns->inum, strerror(errno),
@@ -511,19 +574,29 @@ static pid_t fork_reader(int *rfd, int *wfd, char *err, size_t errlen)
 		snprintf(err, errlen, "fork: %s", strerror(-ret));
 		return ret;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		sigset_t none;
+
+		/* the daemon's blocked signals are no helper's: killable */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
 		close(fds[0]);
-	else
+	} else {
 		close(fds[1]);
+	}
 	*rfd = fds[0];
 	*wfd = fds[1];
 	return pid;
 }
 
+/* Reap the helper; one that did not answer in time is killed first. */
 static void reap_reader(pid_t pid)
 {
 	int status;
 
+	kill(pid, SIGKILL);	/* done or stuck: it has nothing left to say */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 }
@@ -612,12 +685,18 @@ void ipcns_identify(const struct ipcns *ns, struct ipcns_identity *id)
 	char dir[PATH_MAX];
 
 	memset(id, 0, sizeof(*id));
-	if (ns->via != IPCNS_VIA_MOUNT && ns->pid > 0 &&
+	/* a descriptor's holder is often a runtime or an agent: no owner */
+	if (ns->via == IPCNS_VIA_PROCESS && ns->pid > 0 &&
 	    process_cgroup(ns->pid, dir, sizeof(dir)))
 		snprintf(id->cgroup, sizeof(id->cgroup), "%s",
 			 cgroup_path_of(dir));
 	cgroup_owner_parse(id->cgroup, &id->owner);
-	cgroup_owner_label(&id->owner, id->label, sizeof(id->label));
+	/* a pod's containers share its IPC namespace: it is the pod's */
+	if (id->owner.pod_uid[0])
+		snprintf(id->label, sizeof(id->label), "pod:%s",
+			 id->owner.pod_uid);
+	else
+		cgroup_owner_label(&id->owner, id->label, sizeof(id->label));
 }
 
 void ipcns_identity_json(struct json_writer *jw, const struct ipcns *ns,

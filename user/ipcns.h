@@ -50,6 +50,13 @@ int ipcns_discover(struct ipcns_list *l, char *err, size_t errlen);
 void ipcns_list_free(struct ipcns_list *l);
 const struct ipcns *ipcns_find(const struct ipcns_list *l, uint32_t inum);
 
+/*
+ * The way into @ns failed with -ESRCH: its process or descriptor went,
+ * not necessarily the namespace. Find it again: 0 with @ns updated, or
+ * -ESRCH when it is gone indeed.
+ */
+int ipcns_refind(struct ipcns *ns);
+
 /* The inode of "ipc:[4026531839]", 0 if the text is not one. */
 uint32_t ipcns_parse_link(const char *link);
 

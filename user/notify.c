@@ -338,10 +338,13 @@ void notify_rmid(struct notifier *n, const struct ipcw_rmid_decision *d,
 		 const char *cgroup_path)
 {
 	char text[768], use[256], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
+	char path[PRINTABLE_LEN(128)];
 	bool shm = d->object == IPCW_RMID_SHM;
 	struct record r;
 
 	printable(comm, sizeof(comm), d->comm);
+	/* a cgroup name may hold control bytes: escaped, as commands are */
+	printable(path, sizeof(path), cgroup_path);
 	rmid_use_text(d, use, sizeof(use));
 	snprintf(text, sizeof(text),
 		 "%s: IPC_RMID of %s id %d key 0x%08x (owner uid %u, creator "
@@ -350,7 +353,7 @@ void notify_rmid(struct notifier *n, const struct ipcw_rmid_decision *d,
 		 d->enforced ? "DENIED EPERM" : "AUDIT (allowed)",
 		 shm ? "shared memory segment" : "semaphore set", d->id,
 		 (unsigned int)d->key, d->owner_uid, d->cuid, use, d->pid,
-		 comm, d->uid, cgroup_path, cgroup_path[0] ? " (id " : "",
+		 comm, d->uid, path, cgroup_path[0] ? " (id " : "",
 		 (unsigned long long)d->cgroup, cgroup_path[0] ? ")" : "",
 		 d->enforced ? "deny" : "audit");
 	if (!record_begin(n, &r, d->enforced ? "rmid_denied" : "rmid_audit"))

@@ -105,6 +105,8 @@ int ns_sync(struct ns_set *set, char *err, size_t errlen)
 	size_t i;
 	int ret = ipcns_discover(&list, err, errlen);
 
+	set->failed = 0;
+	set->failed_err[0] = '\0';
 	if (ret)
 		return ret;
 	for (i = set->n; i-- > 0;) {
@@ -139,16 +141,24 @@ int ns_sync(struct ns_set *set, char *err, size_t errlen)
 		if (ret) {
 			state_free(st);
 			free(st);
-			/* gone between finding and reading: never there */
-			if (ret == -ESRCH) {
-				ret = 0;
-				continue;
+			/*
+			 * Gone between finding and reading: never there. One
+			 * that cannot be read stops none of the others: it is
+			 * counted, and tried again at the next sync.
+			 */
+			if (ret != -ESRCH) {
+				if (!set->failed++)
+					snprintf(set->failed_err,
+						 sizeof(set->failed_err), "%s",
+						 err);
 			}
-			break;
+			ret = 0;
+			continue;
 		}
 		set->st[set->n++] = st;
-		qsort(set->st, set->n, sizeof(*set->st), compare_state);
 	}
+	if (set->n)
+		qsort(set->st, set->n, sizeof(*set->st), compare_state);
 	ipcns_list_free(&list);
 	return ret;
 }

@@ -35,6 +35,9 @@ struct ns_set {
 	struct gone_ns gone[RECENT_MAX];	/* newest last */
 	size_t ngone;
 	uint64_t lost;
+	/* the last ns_sync(): namespaces it could not read, the first why */
+	size_t failed;
+	char failed_err[256];
 	ns_release_fn release;	/* may be NULL */
 	void *ctx;
 };
@@ -47,7 +50,8 @@ struct ipc_state *ns_state(struct ns_set *set, uint32_t ipcns);
 
 /*
  * -A: adopt the namespaces alive now. New ones are read whole; ones no
- * longer found are reported gone. 0, or -errno with @err set.
+ * longer found are reported gone. One that cannot be read is left out
+ * and counted in @set->failed. 0, or -errno with @err set.
  */
 int ns_sync(struct ns_set *set, char *err, size_t errlen);
 

@@ -753,8 +753,19 @@ static bool still_there(const struct shm_row *r, const struct ipcns_tables *t)
 	return false;
 }
 
+/* ipcns_read(), finding @ns again when its way in went (ipcns_refind) */
+static int read_seeded(struct ipcns *ns, struct ipcns_tables *t, char *err,
+		       size_t errlen)
+{
+	int ret = ipcns_read(ns, IPCNS_SHM, t, err, errlen);
+
+	if (ret == -ESRCH && ns && !ipcns_refind(ns))
+		ret = ipcns_read(ns, IPCNS_SHM, t, err, errlen);
+	return ret;
+}
+
 int enforcer_seed(struct enforcer *e, const struct policy *p,
-		  const struct ipcns *ns, uint32_t ipcns, size_t *seeded,
+		  struct ipcns *ns, uint32_t ipcns, size_t *seeded,
 		  size_t *unaccounted, char *err, size_t errlen)
 {
 	int charges_fd = bpf_map__fd(e->skel->maps.charges);
@@ -768,7 +779,7 @@ int enforcer_seed(struct enforcer *e, const struct policy *p,
 	*seeded = *unaccounted = 0;
 	/* the programs are attached: what is created from now on is
 	 * charged by them, and a charge already there is theirs */
-	ret = ipcns_read(ns, IPCNS_SHM, &t, err, errlen);
+	ret = read_seeded(ns, &t, err, errlen);
 	if (ret)
 		return ret;
 	rows = t.shm;
@@ -818,7 +829,7 @@ int enforcer_seed(struct enforcer *e, const struct policy *p,
 	 * ctime moves on IPC_SET, so it is not compared). A namespace gone
 	 * meanwhile took every segment with it.
 	 */
-	ret = ipcns_read(ns, IPCNS_SHM, &again, err, errlen);
+	ret = read_seeded(ns, &again, err, errlen);
 	if (ret && ret != -ESRCH) {
 		/* undecided: every charge of this pass is taken back */
 		memset(&again, 0, sizeof(again));
@@ -972,6 +983,17 @@ uint64_t enforcer_rmid_count(struct enforcer *e, enum ipcw_rmid_object object,
 uint64_t enforcer_lost(struct enforcer *e)
 {
 	return percpu_map_sum(bpf_map__fd(e->skel->maps.lost_decisions), 0);
+}
+
+int enforcer_exempt_self(struct enforcer *e, bool on)
+{
+	int fd = bpf_map__fd(e->skel->maps.rmid_exempt);
+	__u32 tgid = (__u32)getpid();
+	__u8 one = 1;
+
+	if (on)
+		return bpf_map_update_elem(fd, &tgid, &one, BPF_ANY) ? -errno : 0;
+	return bpf_map_delete_elem(fd, &tgid) ? -errno : 0;
 }
 
 int enforcer_fd(struct enforcer *e)

@@ -67,6 +67,12 @@ int enforcer_policy_fits(const struct enforcer *e, const struct policy *p,
 			 char *err, size_t errlen);
 
 /* A descriptor that polls readable when decisions are queued. */
+/*
+ * Let (@on) or stop letting this process remove objects the guard_rmid
+ * guard protects: the reaper's helper, for the one removal it makes.
+ */
+int enforcer_exempt_self(struct enforcer *e, bool on);
+
 int enforcer_fd(struct enforcer *e);
 
 /*
@@ -84,13 +90,14 @@ struct ipcns;
 
 /*
  * Charge the segments that existed before the programs were attached
- * in IPC namespace @ipcns (@ns, read in itself; NULL: this process's),
+ * in IPC namespace @ipcns (@ns, read in itself, its path renewed if its
+ * way in went; NULL: this process's),
  * each with the rule @p gives it now: 0 or -errno (-ESRCH: the
  * namespace is gone). @seeded counts those charged, @unaccounted those
  * that could not be (no room, or too large to be a charge).
  */
 int enforcer_seed(struct enforcer *e, const struct policy *p,
-		  const struct ipcns *ns, uint32_t ipcns, size_t *seeded,
+		  struct ipcns *ns, uint32_t ipcns, size_t *seeded,
 		  size_t *unaccounted, char *err, size_t errlen);
 
 /* The record of segment @id of namespace @ipcns: 0, or -ENOENT. */

@@ -101,14 +101,25 @@ static bool still_the_orphan(const struct orphan *o)
  * In the segment's namespace: the check and the removal, back to back.
  * 0 removed, 1 changed (left alone), -errno.
  */
+struct rmid_job {
+	const struct orphan *o;
+	const struct reaper *rp;
+};
+
 static int rmid_here(void *arg, void *out)
 {
-	const struct orphan *o = arg;
+	const struct rmid_job *j = arg;
+	int ret;
 
 	(void)out;
-	if (!still_the_orphan(o))
+	if (!still_the_orphan(j->o))
 		return 1;
-	return shmctl(o->id, IPC_RMID, NULL) < 0 ? -errno : 0;
+	if (j->rp->around_rmid && j->rp->around_rmid(j->rp->around_ctx, true))
+		return -EPERM;
+	ret = shmctl(j->o->id, IPC_RMID, NULL) < 0 ? -errno : 0;
+	if (j->rp->around_rmid)
+		j->rp->around_rmid(j->rp->around_ctx, false);
+	return ret;
 }
 
 void reaper_tick(struct reaper *rp, struct ipc_state *st,
@@ -124,6 +135,7 @@ void reaper_tick(struct reaper *rp, struct ipc_state *st,
 		const struct policy_rule *r;
 		struct seg_record rec;
 		struct orphan *o;
+		struct rmid_job job;
 		char err[256];
 		int rule, ret, unused = 0;
 
@@ -142,7 +154,9 @@ void reaper_tick(struct reaper *rp, struct ipc_state *st,
 		o->rule = rule;
 		if (now_ns - o->since_ns < r->rmid_grace_s * 1000000000ULL)
 			continue;
-		ret = ipcns_call(ns_of(st), rmid_here, o, &unused,
+		job.o = o;
+		job.rp = rp;
+		ret = ipcns_call(ns_of(st), rmid_here, &job, &unused,
 				 sizeof(unused), err, sizeof(err));
 		if (ret == 1) {
 			rp->skipped_changed++;

@@ -9,6 +9,7 @@
 #ifndef IPCWATCH_REAPER_H
 #define IPCWATCH_REAPER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,13 @@ struct reaper {
 	uint64_t removed;
 	uint64_t removed_bytes;
 	uint64_t skipped_changed;	/* identity changed before IPC_RMID */
+	/*
+	 * In the helper, around its IPC_RMID (@on, then !@on): lets the
+	 * removal past the daemon's own guard. May be NULL; non-zero
+	 * refuses the removal.
+	 */
+	int (*around_rmid)(void *ctx, bool on);
+	void *around_ctx;
 };
 
 typedef void (*reaped_fn)(const struct seg *s, const struct policy_rule *r,

@@ -53,7 +53,13 @@ void state_set_ns(struct ipc_state *st, const struct ipcns *ns)
 static int read_tables(struct ipc_state *st, unsigned int what,
 		       struct ipcns_tables *t, char *err, size_t errlen)
 {
-	return ipcns_read(st->foreign ? &st->ns : NULL, what, t, err, errlen);
+	int ret = ipcns_read(st->foreign ? &st->ns : NULL, what, t, err,
+			     errlen);
+
+	/* its way in went, maybe not it: gone only if no longer found */
+	if (ret == -ESRCH && st->foreign && !ipcns_refind(&st->ns))
+		ret = ipcns_read(&st->ns, what, t, err, errlen);
+	return ret;
 }
 
 void state_free(struct ipc_state *st)

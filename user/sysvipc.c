@@ -541,13 +541,14 @@ void process_comm(int pid, char *comm, size_t len)
 
 uint64_t process_cgroup(int pid, char *dir, size_t dirlen)
 {
-	char path[64], line[PATH_MAX];
+	char path[512], line[PATH_MAX];
 	struct stat st;
 	uint64_t id = 0;
 	FILE *f;
 
 	dir[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	snprintf(path, sizeof(path), "%.480s/%d/cgroup", sysvipc_proc_root,
+		 pid);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;

@@ -34,6 +34,11 @@ static void cgroup_owner_runtimes(void **state)
 	assert_string_equal(label("/machine.slice/libpod-conmon-" ID ".scope",
 				  &o), "unit:libpod-conmon-" ID ".scope");
 	assert_string_equal(o.container, "");
+	/* a cgroup made inside a container names no other container */
+	assert_string_equal(label("/system.slice/docker-" ID ".scope/"
+				  "docker-ffffffffffffffffffffffffffffffffffff"
+				  "ffffffffffffffffffffffffffff.scope", &o),
+			    "docker:0123456789ab");
 }
 
 static void cgroup_owner_kubernetes(void **state)

@@ -1655,6 +1655,55 @@ static void test_all_namespaces(void)
 	ipcwatch_free(&r);
 }
 
+/*
+ * The daemon's own reaper is no RemoveIPC: under guard_rmid = deny it
+ * still removes an orphan whose last attacher lives (in use, to the
+ * guard), and the guard logs nothing for it.
+ */
+static void test_reaper_past_guard(void)
+{
+	struct ipcwatch_run r;
+	int orphan, fds[2];
+	pid_t toucher;
+	char c;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[policy]\nguard_rmid = deny\n\n[rule reap]\n"
+		     "uid = 1000\nrmid_forced = yes\nrmid_grace = 1s\n");
+	orphan = shmget_as(1000, 8192);
+	if (pipe(fds))
+		return;
+	toucher = fork();
+	if (toucher == 0) {
+		void *p = shmat(orphan, NULL, 0);
+
+		/* attached and detached: the last operator, alive */
+		if (p == (void *)-1 || shmdt(p) || write(fds[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	tap_ok(read(fds[0], &c, 1) == 1, "reaper_guard.last_operator_lives");
+	close(fds[0]);
+	close(fds[1]);
+	if (!tap_ok(start_enforce(&r, NULL), "reaper_guard.starts")) {
+		ipcwatch_free(&r);
+		kill(toucher, SIGKILL);
+		reap(toucher);
+		return;
+	}
+	ipcwatch_wait_record(&r, "reaped", "id", orphan, 0, 30,
+			     "reaper_guard.orphan_reaped");
+	tap_ok(!seg_exists(orphan), "reaper_guard.orphan_removed");
+	ipcwatch_stop(&r);
+	tap_is(count_records(&r, "rmid_denied", NULL, NULL) +
+	       count_records(&r, "rmid_audit", NULL, NULL), 0,
+	       "reaper_guard.guard_logged_nothing");
+	ipcwatch_free(&r);
+	kill(toucher, SIGKILL);
+	reap(toucher);
+}
+
 /* ---- hostile input --------------------------------------------------------- */
 
 #define PROBE_OUT "/tmp/alert-probe.out"
@@ -2445,6 +2494,7 @@ int main(void)
 	test_transient_read_error();
 	test_metrics();
 	test_all_namespaces();
+	test_reaper_past_guard();
 	test_metrics_symlink();
 	test_metrics_loopback();
 	test_alert_exec_child();
