@@ -337,7 +337,7 @@ static void rmid_use_text(const struct ipcw_rmid_decision *d, char *buf,
 void notify_rmid(struct notifier *n, const struct ipcw_rmid_decision *d,
 		 const char *cgroup_path)
 {
-	char text[768], use[256], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
+	char text[1280], use[256], comm[PRINTABLE_LEN(IPCW_COMM_LEN)];
 	char path[PRINTABLE_LEN(128)];
 	bool shm = d->object == IPCW_RMID_SHM;
 	struct record r;

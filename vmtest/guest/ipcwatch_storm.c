@@ -1305,7 +1305,10 @@ static void check_all_gone(struct suite *s)
 			break;
 		pause_ms(200);
 	} while (now_ms() < end);
-	tap_ok(empty, "no_totals_left");
+	if (!tap_ok(empty, "no_totals_left"))
+		tap_diag("  left: %d uid, %d gid, %d ipcns, %d cgroup totals, "
+			 "%.0f segments in the daemon's namespace", d.uid.n,
+			 d.gid.n, d.ipcns.n, d.cgroups.n, d.segs);
 
 	ipcwatch_stop_with(&s->enforce, SIGTERM);
 	s->enforce_up = false;
