@@ -88,6 +88,7 @@ struct daemon {
 	/* refusals of namespaces summed as "other" that are gone since */
 	uint64_t other_refused_gone[IPCW_CREATE_REASON_MAX];
 	bool folded_seen;		/* an "other" series was exported */
+	bool started;			/* seeded: namespaces found later are new */
 	bool read_failing;		/* said once, until a read works */
 	bool stop;			/* SIGINT or SIGTERM: detach and leave */
 };
@@ -319,6 +320,12 @@ static struct ns_watch *new_watch(struct daemon *d, struct ipc_state *st)
 		if (w) {
 			w->reaper.around_rmid = reaper_exempt;
 			w->reaper.around_ctx = d->enforcer;
+			/*
+			 * Found after the start: made after the programs were
+			 * attached, so they charged all of it. Seeding it while
+			 * it runs would race its own destructions.
+			 */
+			w->seeded = d->started;
 		}
 		st->user = w;
 	}
@@ -816,11 +823,7 @@ static int tick_ns(struct daemon *d, struct ipc_state *st, bool resync)
 		read_failed(d, ret ? err : "out of memory");
 		return ret ? ret : -ENOMEM;
 	}
-	/*
-	 * Found after the start (it could not be read then, or was not
-	 * reachable): what it held before the programs were attached is
-	 * charged now; what they charged themselves is skipped.
-	 */
+	/* seeded at start, or found later (then new, charged by the kernel) */
 	if (!w->seeded) {
 		size_t s_n = 0, u_n = 0;
 
@@ -1209,6 +1212,7 @@ int cmd_enforce(int argc, char **argv)
 	for (size_t k = 0; enforcer_adopted(d->enforcer) && k < d->set.n; k++)
 		if (new_watch(d, d->set.st[k]))
 			watch_of(d->set.st[k])->seeded = true;
+	d->started = true;
 	if (d->set.failed)
 		notify_message(&d->notify, LOG_WARNING, "error",
 			       "%s%s; tried again at every resync",
