@@ -58,6 +58,17 @@ for dir in $(all_series_dirs); do
 	rel=${dir#"$REPO_DIR"/}
 	diff <(cd "$dir" && ls -1 -- *.patch) "$dir/series" > /dev/null
 	tap $? "$rel/series lists every patch in order"
+	# [PATCH k/N] in the order of the series, N its length
+	total=$(wc -l < "$dir/series")
+	k=0 numbered=0
+	while read -r p; do
+		k=$((k + 1))
+		grep -q "^Subject: \[PATCH $k/$total\] " "$dir/$p" ||
+			numbered=1
+	done < "$dir/series"
+	[ "$total" = 1 ] && grep -q '^Subject: \[PATCH\] ' \
+		"$dir/$(cat "$dir/series")" && numbered=0
+	tap $numbered "$rel: subjects numbered 1..$total as one series"
 	while read -r p; do
 		out=$(cd "$tree" && { scripts/checkpatch.pl --strict -q \
 			--show-types "$dir/$p" 2>&1 || true; } | em_filter)

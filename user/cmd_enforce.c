@@ -1179,9 +1179,24 @@ int cmd_enforce(int argc, char **argv)
 	 * Adopted totals are exact already: the pinned programs never
 	 * stopped charging.
 	 */
-	for (tries = 0; ns_sync(&d->set, err, sizeof(err));)
-		if (!read_again(&tries, err)) {
-			cli_fail("enforce", "%s", err);
+	/*
+	 * A namespace there before the programs that cannot be read now is
+	 * never seeded (found later means new): its owners' segments would
+	 * be missing from their totals. Undecidable, so no start. Adopted
+	 * totals need no seeding.
+	 */
+	for (tries = 0;
+	     (ret = ns_sync(&d->set, err, sizeof(err))) ||
+	     (d->set.failed && !enforcer_adopted(d->enforcer));)
+		if (!read_again(&tries, ret ? err : d->set.failed_err)) {
+			if (ret)
+				cli_fail("enforce", "%s", err);
+			else
+				cli_fail("enforce",
+					 "%s%s: its segments cannot be charged",
+					 d->set.failed_err,
+					 d->set.failed > 1 ?
+					 " (and more namespaces)" : "");
 			goto fail;
 		}
 	/* every namespace's segments; a failed seed can be run again */

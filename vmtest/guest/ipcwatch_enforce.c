@@ -1493,6 +1493,49 @@ static void test_transient_read_error(void)
 	ipcwatch_free(&r);
 }
 
+/*
+ * A namespace that cannot be read at the start would never be seeded:
+ * its owners' older segments would be missing from their totals. The
+ * start is refused with one line, and nothing is left loaded.
+ */
+static void test_unreadable_at_start(void)
+{
+	const char *argv[] = { "ipcwatch", "enforce", "-c", POLICY, "--json",
+			       NULL };
+	struct ipcwatch_run r;
+	int fd;
+
+	fresh_ipc_ns();
+	write_policy(POLICY, "[rule one]\nuid = 1000\nmax_segments = 1\n"
+		     "mode = enforce\n");
+	tap_ok(shmget_as(1000, 4096) >= 0, "unreadable_start.older_segment");
+	fd = open("/tmp/empty", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	if (fd >= 0)
+		close(fd);
+	tap_is(mount("/tmp/empty", "/proc/sysvipc/shm", NULL, MS_BIND, NULL),
+	       0, "unreadable_start.table_hidden");
+	if (!tap_ok(ipcwatch_start(&r, argv, NULL, NULL),
+		    "unreadable_start.ran")) {
+		umount2("/proc/sysvipc/shm", MNT_DETACH);
+		ipcwatch_free(&r);
+		return;
+	}
+	if (!tap_ok(wait_exit(&r, 20), "unreadable_start.exits"))
+		ipcwatch_stop_with(&r, SIGTERM);
+	umount2("/proc/sysvipc/shm", MNT_DETACH);
+	tap_is(r.status, 1, "unreadable_start.refused");
+	tap_ok(strstr(r.err, "ipcwatch enforce: ") &&
+	       strstr(r.err, "its segments cannot be charged") &&
+	       strstr(r.err, "/proc/sysvipc/shm"),
+	       "unreadable_start.says_why");
+	if (!strstr(r.err, "cannot be charged"))
+		tap_diag("stderr: %s", r.err);
+	tap_is(bpf_prog_count(), baseline_progs,
+	       "unreadable_start.nothing_left_attached");
+	tap_ok(access(PIN_DIR, F_OK) != 0, "unreadable_start.nothing_pinned");
+	ipcwatch_free(&r);
+}
+
 /* ---- every IPC namespace ------------------------------------------------ */
 
 /*
@@ -2492,6 +2535,7 @@ int main(void)
 	test_kept_scopes();
 	test_sighup_during_start();
 	test_transient_read_error();
+	test_unreadable_at_start();
 	test_metrics();
 	test_all_namespaces();
 	test_reaper_past_guard();
