@@ -443,6 +443,10 @@ static int refresh_state(struct ns_set *set, struct collector *c,
 		cli_fail("top", "%s", err);
 		return ret;
 	}
+	/* one helper for every other namespace, not one each (a resync
+	 * reads more, each alone) */
+	if (set->all && !resync)
+		state_prefetch(set->st, set->n);
 	for (i = set->n; i-- > 0;) {
 		struct ipc_state *st = set->st[i];
 

@@ -667,6 +667,62 @@ int ipcns_read(const struct ipcns *ns, unsigned int what,
 	return ret;
 }
 
+/* In the child: each namespace in turn, answered in order. */
+static void child_read_many(const struct ipcns *const *ns, size_t n,
+			    unsigned int what, int fd)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct ipcns_tables t = { 0 };
+		char err[256] = "";
+		int ret = enter(ns[i], err, sizeof(err));
+
+		if (!ret) {
+			ret = read_here(what, &t, err, sizeof(err));
+			if (ret) {
+				char inner[256];
+
+				snprintf(inner, sizeof(inner), "%s", err);
+				snprintf(err, sizeof(err),
+					 "IPC namespace %u: %.200s",
+					 ns[i]->inum, inner);
+			}
+		}
+		send_tables(fd, &t, ret, err);
+		ipcns_tables_free(&t);
+	}
+	_exit(0);
+}
+
+void ipcns_read_many(const struct ipcns *const *ns, size_t n,
+		     unsigned int what, struct ipcns_tables *t, int *ret)
+{
+	char err[256];
+	size_t i = 0;
+	int rfd, wfd;
+	pid_t pid = -1;
+
+	memset(t, 0, n * sizeof(*t));
+	if (n)
+		pid = fork_reader(&rfd, &wfd, err, sizeof(err));
+	if (!n || pid < 0)
+		goto rest;
+	if (pid == 0)
+		child_read_many(ns, n, what, wfd);
+	for (; i < n; i++) {
+		ret[i] = receive_tables(rfd, &t[i], err, sizeof(err));
+		/* a dead or late helper answers none of the rest */
+		if (ret[i] == -EPIPE || ret[i] == -EPROTO)
+			break;
+	}
+	close(rfd);
+	reap_reader(pid);
+rest:
+	for (; i < n; i++)
+		ret[i] = -EPIPE;
+}
+
 const char *ipcns_via_name(enum ipcns_via via)
 {
 	switch (via) {

@@ -90,6 +90,15 @@ int ipcns_read(const struct ipcns *ns, unsigned int what,
 	       struct ipcns_tables *t, char *err, size_t errlen);
 void ipcns_tables_free(struct ipcns_tables *t);
 
+/*
+ * ipcns_read() of @n foreign namespaces by one child, entering each in
+ * turn: @t[i] and @ret[i] for @ns[i]. No error text: a result other
+ * than 0 is only a hint, to be read again alone for its error (-EPIPE:
+ * the helper died or was late before answering it).
+ */
+void ipcns_read_many(const struct ipcns *const *ns, size_t n,
+		     unsigned int what, struct ipcns_tables *t, int *ret);
+
 /* Runs inside a namespace: fills @out, returns 0 or -errno (or > 0). */
 typedef int (*ipcns_fn)(void *arg, void *out);
 

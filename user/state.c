@@ -53,7 +53,20 @@ void state_set_ns(struct ipc_state *st, const struct ipcns *ns)
 static int read_tables(struct ipc_state *st, unsigned int what,
 		       struct ipcns_tables *t, char *err, size_t errlen)
 {
-	int ret = ipcns_read(st->foreign ? &st->ns : NULL, what, t, err,
+	int ret;
+
+	if (st->pre_what) {
+		bool take = st->pre_what == what && !st->pre_ret;
+
+		st->pre_what = 0;
+		if (take) {
+			*t = st->pre;
+			memset(&st->pre, 0, sizeof(st->pre));
+			return 0;
+		}
+		ipcns_tables_free(&st->pre);
+	}
+	ret = ipcns_read(st->foreign ? &st->ns : NULL, what, t, err,
 			     errlen);
 
 	/* its way in went, maybe not it: gone only if no longer found */
@@ -62,8 +75,41 @@ static int read_tables(struct ipc_state *st, unsigned int what,
 	return ret;
 }
 
+#define REFRESH_TABLES (IPCNS_LIMITS | IPCNS_USAGE | IPCNS_SEM | IPCNS_MSG)
+
+void state_prefetch(struct ipc_state *const *st, size_t n)
+{
+	const struct ipcns **ns = calloc(n ? n : 1, sizeof(*ns));
+	struct ipcns_tables *t = calloc(n ? n : 1, sizeof(*t));
+	int *ret = calloc(n ? n : 1, sizeof(*ret));
+	size_t i, k = 0;
+
+	/* no memory: each is read alone, as without this */
+	if (!ns || !t || !ret)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (st[i]->foreign)
+			ns[k++] = &st[i]->ns;
+	ipcns_read_many(ns, k, REFRESH_TABLES, t, ret);
+	for (i = 0, k = 0; i < n; i++) {
+		if (!st[i]->foreign)
+			continue;
+		if (st[i]->pre_what)
+			ipcns_tables_free(&st[i]->pre);
+		st[i]->pre = t[k];
+		st[i]->pre_ret = ret[k++];
+		st[i]->pre_what = REFRESH_TABLES;
+	}
+out:
+	free(ns);
+	free(t);
+	free(ret);
+}
+
 void state_free(struct ipc_state *st)
 {
+	if (st->pre_what)
+		ipcns_tables_free(&st->pre);
 	proc_cache_free(&st->procs);
 	free(st->msgs);
 	free(st->cgroups);
@@ -239,8 +285,7 @@ static int adopt_sets(struct ipc_state *st, struct sem_row *rows, size_t n)
 int state_refresh(struct ipc_state *st, char *err, size_t errlen)
 {
 	struct ipcns_tables t;
-	int ret = read_tables(st, IPCNS_LIMITS | IPCNS_USAGE | IPCNS_SEM |
-			      IPCNS_MSG, &t, err, errlen);
+	int ret = read_tables(st, REFRESH_TABLES, &t, err, errlen);
 
 	if (ret)
 		return ret;

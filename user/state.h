@@ -97,6 +97,11 @@ struct ipc_state {
 
 	void *user;		/* what the watcher keeps per namespace */
 
+	/* read ahead with the other namespaces' (state_prefetch) */
+	struct ipcns_tables pre;
+	unsigned int pre_what;	/* 0: nothing read ahead */
+	int pre_ret;
+
 	uint64_t events;	/* applied */
 	uint64_t lost;		/* reported by the collector */
 	uint64_t corrections;	/* differences the resyncs found */
@@ -122,6 +127,14 @@ int state_resync(struct ipc_state *st, char *err, size_t errlen);
 
 /* Refresh what no event carries: semaphore values, limits, use. */
 int state_refresh(struct ipc_state *st, char *err, size_t errlen);
+
+/*
+ * The tables state_refresh() reads, of every foreign state of @st, by
+ * one helper that enters each in turn instead of one each; the next
+ * refresh of each takes them (a result other than success is read
+ * again alone, for its error).
+ */
+void state_prefetch(struct ipc_state *const *st, size_t n);
 
 /* Only whether each segment's creator lives: no table is read. */
 void state_check_creators(struct ipc_state *st);

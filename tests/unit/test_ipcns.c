@@ -137,12 +137,55 @@ static void ipcns_read_through_the_child(void **state)
 	sysvipc_proc_root = "/proc";
 }
 
+/*
+ * Several namespaces by one child, in order: a bad one in the middle
+ * answers its own error and stops none of the others.
+ */
+static void ipcns_read_many_in_order(void **state)
+{
+	struct ipcns good = { .via = IPCNS_VIA_PROCESS }, bad;
+	const struct ipcns *ns[3] = { &good, &bad, &good };
+	struct ipcns_tables t[3], here;
+	struct stat st;
+	char err[256];
+	int ret[3];
+	unsigned int what = IPCNS_SHM | IPCNS_SEM | IPCNS_MSG | IPCNS_USAGE;
+
+	(void)state;
+	assert_int_equal(stat("/proc/self/ns/ipc", &st), 0);
+	good.inum = (uint32_t)st.st_ino;
+	snprintf(good.path, sizeof(good.path), "/proc/%d/ns/ipc", getpid());
+	bad = good;
+	bad.inum++;
+	sysvipc_proc_root = FIXTURES "/proc";
+	assert_int_equal(ipcns_read(NULL, what, &here, err, sizeof(err)), 0);
+	ipcns_read_many(ns, 3, what, t, ret);
+	assert_int_equal(ret[0], 0);
+	assert_int_equal(ret[1], -ESRCH);
+	assert_int_equal(ret[2], 0);
+	assert_int_equal(t[1].nshm, 0);
+	assert_null(t[1].shm);
+	for (int i = 0; i < 3; i += 2) {
+		assert_int_equal(t[i].nshm, here.nshm);
+		assert_memory_equal(t[i].shm, here.shm,
+				    here.nshm * sizeof(*here.shm));
+		assert_int_equal(t[i].nsem, here.nsem);
+		assert_int_equal(t[i].nmsg, here.nmsg);
+		ipcns_tables_free(&t[i]);
+	}
+	ipcns_tables_free(&here);
+	/* none: no child */
+	ipcns_read_many(ns, 0, what, t, ret);
+	sysvipc_proc_root = "/proc";
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipcns_links),
 		cmocka_unit_test(ipcns_found_by_process_fd_and_mount),
 		cmocka_unit_test(ipcns_read_through_the_child),
+		cmocka_unit_test(ipcns_read_many_in_order),
 	};
 
 	return cmocka_run_group_tests_name("ipcns", tests, NULL, NULL);
