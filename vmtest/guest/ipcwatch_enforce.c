@@ -1514,13 +1514,9 @@ static void test_unreadable_at_start(void)
 		close(fd);
 	tap_is(mount("/tmp/empty", "/proc/sysvipc/shm", NULL, MS_BIND, NULL),
 	       0, "unreadable_start.table_hidden");
-	if (!tap_ok(ipcwatch_start(&r, argv, NULL, NULL),
-		    "unreadable_start.ran")) {
-		umount2("/proc/sysvipc/shm", MNT_DETACH);
-		ipcwatch_free(&r);
-		return;
-	}
-	if (!tap_ok(wait_exit(&r, 20), "unreadable_start.exits"))
+	/* true: it started watching, and is stopped */
+	if (!tap_ok(!ipcwatch_start(&r, argv, NULL, NULL),
+		    "unreadable_start.does_not_start"))
 		ipcwatch_stop_with(&r, SIGTERM);
 	umount2("/proc/sysvipc/shm", MNT_DETACH);
 	tap_is(r.status, 1, "unreadable_start.refused");
