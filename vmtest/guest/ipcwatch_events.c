@@ -229,20 +229,36 @@ static void drive_creates(void)
 	x->err = ret < 0 ? errno : 0;
 }
 
+/*
+ * A security module's refusal, and its -ENOMEM, which is what
+ * security_*_alloc() return when the modules' blob cannot be allocated.
+ */
 static void drive_lsm_denied(void)
 {
-	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+	static const struct {
+		int err;
+		const char *reason;
+	} denials[] = { { EPERM, "lsm_denied" }, { ENOMEM, "nomem" } };
+	struct lsm_deny_bpf *skel;
+	size_t i;
 
-	if (!tap_ok(skel != NULL, "%s.lsm_deny_helper_opens", mode))
-		return;
-	skel->rodata->target_tgid = getpid();
-	if (tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
-		   "%s.lsm_deny_helper_attaches", mode)) {
-		begin();
-		create(4096, 0, "lsm_denied");
-		sem_create(0, 2, IPC_CREAT, "lsm_denied", 0);
+	for (i = 0; i < sizeof(denials) / sizeof(denials[0]); i++) {
+		skel = lsm_deny_bpf__open();
+		if (!tap_ok(skel != NULL, "%s.lsm_deny_helper_opens_%s", mode,
+			    denials[i].reason))
+			return;
+		skel->rodata->target_tgid = getpid();
+		skel->rodata->deny_errno = denials[i].err;
+		if (tap_ok(!lsm_deny_bpf__load(skel) &&
+			   !lsm_deny_bpf__attach(skel),
+			   "%s.lsm_deny_helper_attaches_%s", mode,
+			   denials[i].reason)) {
+			begin();
+			create(4096, 0, denials[i].reason);
+			sem_create(0, 2, IPC_CREAT, denials[i].reason, 0);
+		}
+		lsm_deny_bpf__destroy(skel);
 	}
-	lsm_deny_bpf__destroy(skel);
 }
 
 /* Fail the nth allocation of shmget(): nomem first, file_setup later. */

@@ -212,23 +212,43 @@ static void test_total_wrap(void)
 	tap_is_u(ev_unum(ev, "pages"), pages, "refuse_total_wrap.pages");
 }
 
-static void test_lsm_denied(void)
+/* The security modules refuse our allocations with -@err, or NULL. */
+static struct lsm_deny_bpf *lsm_deny(int err, const char *check)
 {
 	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+
+	if (!tap_ok(skel != NULL, "%s.bpf_open", check))
+		return NULL;
+	skel->rodata->target_tgid = getpid();
+	skel->rodata->deny_errno = err;
+	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
+		    "%s.bpf_attach", check)) {
+		lsm_deny_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static void test_lsm_denied(void)
+{
+	struct lsm_deny_bpf *skel = lsm_deny(EPERM, "refuse_lsm_denied");
 	int ret;
 
-	if (!tap_ok(skel != NULL, "refuse_lsm_denied.bpf_open"))
+	if (!skel)
 		return;
-	skel->rodata->target_tgid = getpid();
-	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
-		    "refuse_lsm_denied.bpf_attach")) {
-		lsm_deny_bpf__destroy(skel);
-		return;
-	}
 	begin();
 	ret = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
 	lsm_deny_bpf__destroy(skel);
 	check_refusal("refuse_lsm_denied", ret, EPERM, "lsm_denied");
+
+	/* -ENOMEM: the security blob's allocation, not a refusal */
+	skel = lsm_deny(ENOMEM, "refuse_lsm_nomem");
+	if (skel) {
+		trace_clear();
+		ret = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+		lsm_deny_bpf__destroy(skel);
+		check_refusal("refuse_lsm_nomem", ret, ENOMEM, "nomem");
+	}
 
 	trace_clear();
 	tap_ok(shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600) >= 0,
@@ -1222,21 +1242,23 @@ static void test_sem_create(void)
 
 static void test_sem_lsm_denied(void)
 {
-	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+	struct lsm_deny_bpf *skel = lsm_deny(EPERM, "sem_refuse_lsm_denied");
 	int ret;
 
-	if (!tap_ok(skel != NULL, "sem_refuse_lsm_denied.bpf_open"))
+	if (!skel)
 		return;
-	skel->rodata->target_tgid = getpid();
-	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
-		    "sem_refuse_lsm_denied.bpf_attach")) {
-		lsm_deny_bpf__destroy(skel);
-		return;
-	}
 	begin();
 	ret = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
 	lsm_deny_bpf__destroy(skel);
 	check_sem_create("sem_refuse_lsm_denied", ret, EPERM, "lsm_denied");
+
+	skel = lsm_deny(ENOMEM, "sem_refuse_lsm_nomem");
+	if (!skel)
+		return;
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	lsm_deny_bpf__destroy(skel);
+	check_sem_create("sem_refuse_lsm_nomem", ret, ENOMEM, "nomem");
 }
 
 /* Fail the nth allocation of semget(): each failure one event, nomem. */
