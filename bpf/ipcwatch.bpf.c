@@ -63,6 +63,7 @@ __u32 details;
 #define DETAIL_CREATE_HUGETLB	(1 << 1)
 #define DETAIL_DESTROY_CAUSE	(1 << 4)
 #define DETAIL_SEM_STAGE	(1 << 6)
+#define DETAIL_SEM_DESTROY_CAUSE (1 << 8)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -821,7 +822,9 @@ static __always_inline __u32 newseg_reason(const struct shm_limits *lim,
 		return ret == -ENOMEM ? IPCW_CREATE_NOMEM :
 					IPCW_CREATE_UNEXPLAINED;
 	case NEWSEG_LSM_DENIED:
-		return IPCW_CREATE_LSM_DENIED;
+		/* security_shm_alloc() allocates the modules' blob first */
+		return ret == -ENOMEM ? IPCW_CREATE_NOMEM :
+					IPCW_CREATE_LSM_DENIED;
 	case NEWSEG_SECURED:
 		/* only the huge page size check fails between the two */
 		return (shmflg & SHM_HUGETLB) && ret == -EINVAL ?
@@ -1104,8 +1107,7 @@ enum destroy_ctx {
 	CTX_ORPHAN_EXIT = 2,
 	CTX_ORPHAN_SYSCTL = 4,
 	CTX_NS_EXIT = 8,
-	CTX_SEM_RMID = 16,
-	CTX_SEM_NS_EXIT = 32,
+	CTX_SEM_NS_EXIT = 16,
 };
 
 struct {
@@ -1447,8 +1449,10 @@ int BPF_KRETPROBE(kr_do_semtimedop, long ret)
  * sem_more_checks(), per thread. The limits are read on entry to the
  * function that compares them; a reason whose errno is not the one
  * returned (a sysctl write in between) is left unexplained. The count
- * check is seen from the system call: ksys_semget() is inlined into
- * it, its out-of-line copy serves only ipc(2).
+ * check is seen from its callers: the system call of the architecture
+ * (ksys_semget() is inlined into it), its 32-bit x86 one, and the
+ * out-of-line ksys_semget() that ipc(2) and compat ipc(2) call. Where
+ * two of them nest, the inner one reports and the outer finds nothing.
  */
 enum newary_stage {
 	NEWARY_NONE,		/* newary() not entered */
@@ -1461,6 +1465,9 @@ struct semget_call {
 	struct sem_limits lim;
 	__u32 stage;
 	bool reported;		/* by newary() or sem_more_checks() */
+	/* made by a caller of the count check, whose exit deletes it;
+	 * else newary()'s exit does */
+	bool from_syscall;
 };
 
 struct {
@@ -1474,7 +1481,7 @@ static __always_inline void on_semget_enter(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct semget_call call = {};
+	struct semget_call call = { .from_syscall = true };
 
 	read_sem_limits(BPF_CORE_READ(task, nsproxy, ipc_ns), &call.lim);
 	keep(&semget_calls, &pid_tgid, &call);
@@ -1491,14 +1498,16 @@ static __always_inline void on_semget_exit(key_t key, int nsems, int semflg,
 
 	if (!call)
 		return;
-	/* only the count check and the two reported ones give EINVAL */
-	if (!call->reported && ret == -EINVAL) {
-		if (nsems < 0)
-			reason = IPCW_SEM_CREATE_BAD_NSEMS;
-		else if (nsems > call->lim.semmsl)
-			reason = IPCW_SEM_CREATE_OVER_SEMMSL;
-		else
-			reason = IPCW_SEM_CREATE_UNEXPLAINED;
+	/*
+	 * Past the two reported ones, EINVAL is the count check's, or the
+	 * key lookup's (a security module's sem_associate hook), which
+	 * tracepoint mode does not report either: only a count the check
+	 * refuses is reported.
+	 */
+	if (!call->reported && ret == -EINVAL &&
+	    (nsems < 0 || nsems > call->lim.semmsl)) {
+		reason = nsems < 0 ? IPCW_SEM_CREATE_BAD_NSEMS :
+				     IPCW_SEM_CREATE_OVER_SEMMSL;
 		emit_sem_create(current_ipcns(), &call->lim, key, nsems,
 				semflg, ret, reason, 0);
 	}
@@ -1522,6 +1531,60 @@ int BPF_PROG(fx_sys_semget, const struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/* ipc(2) and compat ipc(2), where ksys_semget() is out of line */
+SEC("fentry/ksys_semget")
+int BPF_PROG(fe_ksys_semget, key_t key, int nsems, int semflg)
+{
+	on_semget_enter();
+	return 0;
+}
+
+SEC("fexit/ksys_semget")
+int BPF_PROG(fx_ksys_semget, key_t key, int nsems, int semflg, long ret)
+{
+	on_semget_exit(key, nsems, semflg, ret);
+	return 0;
+}
+
+#if defined(__TARGET_ARCH_x86)
+/* 32-bit tasks on x86_64: the ia32 ABI's registers, bx, cx, dx */
+SEC("fentry/__ia32_sys_semget")
+int BPF_PROG(fe_ia32_sys_semget, const struct pt_regs *regs)
+{
+	on_semget_enter();
+	return 0;
+}
+
+SEC("fexit/__ia32_sys_semget")
+int BPF_PROG(fx_ia32_sys_semget, const struct pt_regs *regs, long ret)
+{
+	on_semget_exit((key_t)BPF_CORE_READ(regs, bx),
+		       (int)BPF_CORE_READ(regs, cx),
+		       (int)BPF_CORE_READ(regs, dx), ret);
+	return 0;
+}
+
+SEC("kprobe/__ia32_sys_semget")
+int BPF_KPROBE(kp_ia32_sys_semget, const struct pt_regs *regs)
+{
+	kp_keep(KP_SEMGET, (__u32)BPF_CORE_READ(regs, bx),
+		(__u32)BPF_CORE_READ(regs, cx),
+		(__u32)BPF_CORE_READ(regs, dx), 0, 0);
+	on_semget_enter();
+	return 0;
+}
+
+SEC("kretprobe/__ia32_sys_semget")
+int BPF_KRETPROBE(kr_ia32_sys_semget, long ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_SEMGET, &a))
+		on_semget_exit((key_t)a.a[0], (int)a.a[1], (int)a.a[2], ret);
+	return 0;
+}
+#endif
+
 SEC("ksyscall/semget")
 int BPF_KSYSCALL(ks_semget, key_t key, int nsems, int semflg)
 {
@@ -1540,11 +1603,33 @@ int BPF_KRETPROBE(kr_semget, long ret)
 	return 0;
 }
 
+SEC("kprobe/ksys_semget")
+int BPF_KPROBE(kp_ksys_semget, key_t key, int nsems, int semflg)
+{
+	kp_keep(KP_SEMGET, key, nsems, semflg, 0, 0);
+	on_semget_enter();
+	return 0;
+}
+
+SEC("kretprobe/ksys_semget")
+int BPF_KRETPROBE(kr_ksys_semget, long ret)
+{
+	struct kp_args a;
+
+	if (kp_take(KP_SEMGET, &a))
+		on_semget_exit((key_t)a.a[0], (int)a.a[1], (int)a.a[2], ret);
+	return 0;
+}
+
 static __always_inline void on_newary_enter(struct ipc_namespace *ns)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct semget_call *caller = bpf_map_lookup_elem(&semget_calls,
+							 &pid_tgid);
 	struct semget_call call = { .stage = NEWARY_ALLOC };
 
+	/* whoever made the entry deletes it */
+	call.from_syscall = caller && caller->from_syscall;
 	/* newary() reads the limits itself, under the ids' lock */
 	read_sem_limits(ns, &call.lim);
 	keep(&semget_calls, &pid_tgid, &call);
@@ -1593,27 +1678,35 @@ int BPF_KRETPROBE(kr_security_sem_alloc, int ret)
 static __always_inline __u32 newary_reason(const struct semget_call *call,
 					   int nsems, int ret)
 {
+	bool stage = details & DETAIL_SEM_STAGE;
+
 	if (ret >= 0)
 		return IPCW_SEM_CREATE_OK;
 	if (!nsems)
 		return ret == -EINVAL ? IPCW_SEM_CREATE_NO_NSEMS :
 					IPCW_SEM_CREATE_UNEXPLAINED;
-	if (call->lim.used_sems + nsems > call->lim.semmns)
-		return ret == -ENOSPC ? IPCW_SEM_CREATE_OVER_SEMMNS :
-					IPCW_SEM_CREATE_UNEXPLAINED;
-	if (!(details & DETAIL_SEM_STAGE))
-		return IPCW_SEM_CREATE_UNEXPLAINED;
-	switch (call->stage) {
-	case NEWARY_ALLOC:
-		/* or a limit check that passed here and failed in newary() */
+	/*
+	 * Both over_semmns and no_ids are ENOSPC: where the stage is known
+	 * it tells them apart (security_sem_alloc() runs past the SEMMNS
+	 * check), not limits read before newary() read them.
+	 */
+	if (stage && call->stage == NEWARY_LSM_DENIED)
+		/* security_sem_alloc() allocates the modules' blob first */
 		return ret == -ENOMEM ? IPCW_SEM_CREATE_NOMEM :
-					IPCW_SEM_CREATE_UNEXPLAINED;
-	case NEWARY_LSM_DENIED:
-		return IPCW_SEM_CREATE_LSM_DENIED;
-	default:
+					IPCW_SEM_CREATE_LSM_DENIED;
+	if (stage && call->stage == NEWARY_SECURED)
 		return ret == -ENOSPC ? IPCW_SEM_CREATE_NO_IDS :
 					IPCW_SEM_CREATE_NOMEM;
-	}
+	if (stage && ret == -ENOSPC)
+		return IPCW_SEM_CREATE_OVER_SEMMNS;
+	/* the kernel's sum, which wraps (-fno-strict-overflow) */
+	if ((int)((__u32)call->lim.used_sems + (__u32)nsems) >
+	    call->lim.semmns)
+		return ret == -ENOSPC ? IPCW_SEM_CREATE_OVER_SEMMNS :
+					IPCW_SEM_CREATE_UNEXPLAINED;
+	/* before security_sem_alloc(), past the limits: sem_alloc() */
+	return stage && ret == -ENOMEM ? IPCW_SEM_CREATE_NOMEM :
+					 IPCW_SEM_CREATE_UNEXPLAINED;
 }
 
 static __always_inline void on_newary_exit(struct ipc_namespace *ns,
@@ -1629,6 +1722,11 @@ static __always_inline void on_newary_exit(struct ipc_namespace *ns,
 	emit_sem_create(ns_inum(ns), &call->lim, BPF_CORE_READ(params, key),
 			nsems, BPF_CORE_READ(params, flg), ret,
 			newary_reason(call, nsems, ret), 0);
+	if (!call->from_syscall) {
+		/* no caller's exit will: a path without its hook */
+		bpf_map_delete_elem(&semget_calls, &pid_tgid);
+		return;
+	}
 	call->stage = NEWARY_NONE;
 	call->reported = true;
 }
@@ -1708,39 +1806,10 @@ int BPF_KRETPROBE(kr_sem_more_checks, int ret)
 }
 
 /*
- * IPC_RMID of a set: semctl_down() may be inlined, the syscall is not;
- * as for shmctl(), the wrapper is set by user space before load.
+ * freeary() has two callers, in 6.1 as since 2.6: semctl_down() for
+ * IPC_RMID (from every system call that reaches it: semctl(2), the
+ * compat and ia32 ones, ipc(2)) and free_ipcs() from sem_exit_ns().
  */
-SEC("fentry")
-int BPF_PROG(fe_sys_semctl, const struct pt_regs *regs)
-{
-	if ((PT_REGS_PARM3_CORE_SYSCALL(regs) & ~IPC_64) == IPC_RMID)
-		ctx_set(CTX_SEM_RMID, true);
-	return 0;
-}
-
-SEC("fexit")
-int BPF_PROG(fx_sys_semctl, const struct pt_regs *regs, long ret)
-{
-	ctx_set(CTX_SEM_RMID, false);
-	return 0;
-}
-
-SEC("ksyscall/semctl")
-int BPF_KSYSCALL(ks_semctl, int semid, int semnum, int cmd)
-{
-	if ((cmd & ~IPC_64) == IPC_RMID)
-		ctx_set(CTX_SEM_RMID, true);
-	return 0;
-}
-
-SEC("kretsyscall/semctl")
-int BPF_KRETPROBE(kr_semctl, long ret)
-{
-	ctx_set(CTX_SEM_RMID, false);
-	return 0;
-}
-
 DESTROY_CONTEXT(sem_exit_ns, CTX_SEM_NS_EXIT)
 
 /*
@@ -1756,12 +1825,12 @@ static __always_inline void on_freeary(struct ipc_namespace *ns,
 	__u32 bits = bitsp ? *bitsp : 0, cause;
 	struct sem_array *sma = to_sem_array(ipcp);
 
-	if (bits & CTX_SEM_NS_EXIT)
-		cause = IPCW_SEM_DESTROY_NS_EXIT;
-	else if (bits & CTX_SEM_RMID)
-		cause = IPCW_SEM_DESTROY_RMID;
-	else
+	if (!(details & DETAIL_SEM_DESTROY_CAUSE))
 		cause = IPCW_SEM_DESTROY_UNEXPLAINED;
+	else if (bits & CTX_SEM_NS_EXIT)
+		cause = IPCW_SEM_DESTROY_NS_EXIT;
+	else
+		cause = IPCW_SEM_DESTROY_RMID;
 	emit_sem_destroy(ns_inum(ns), ipcp, BPF_CORE_READ(sma, sem_nsems),
 			 BPF_CORE_READ(sma, sem_ctime), -1, -1, cause);
 }

@@ -212,7 +212,7 @@ struct ipcw_sem_destroy {
 	__u32 cuid;
 	__u32 cgid;
 	__s32 nsems;
-	__s32 waiters;		/* woken with EIDRM; with counts_known */
+	__s32 waiters;		/* woken (EIDRM or EINTR); with counts_known */
 	__s32 undos;		/* SEM_UNDO records dropped; with counts_known */
 	__u32 cause;		/* enum ipcw_sem_destroy_cause */
 	__u8 counts_known;	/* tracepoint mode */
@@ -220,9 +220,11 @@ struct ipcw_sem_destroy {
 };
 
 struct ipcw_sem_undo {
-	__s32 id;		/* -1: the removal had dropped the record */
+	/* -1: the removal had dropped the record; else the record's id,
+	 * which once gone may name a newer set */
+	__s32 id;
 	__s32 nsems;		/* 0 if gone */
-	__s32 adjusted;		/* semaphores the adjustments changed */
+	__s32 adjusted;		/* nonzero adjustments applied (clamps too) */
 	__s32 clamped;		/* of those, capped at 0 or SEMVMX */
 	__u8 gone;		/* the set was removed first: nothing applied */
 	__u8 pad[3];

@@ -158,7 +158,7 @@ static bool mode_complete(enum ipcw_mode mode, const struct hook_state *st)
 	size_t i;
 
 	for (i = 0; i < nhooks; i++)
-		if (hook_in_mode(&hooks[i], mode) && st[i].status != HOOK_OK)
+		if (hook_in_mode(&hooks[i], mode) && !hook_state_fine(&st[i]))
 			return false;
 	return hooks_events(mode, st) != 0;
 }
@@ -305,7 +305,7 @@ static void print_json(const struct probe *p, bool ready)
 			jw_kv_string(jw, "target", p->st[i].target);
 			jw_kv_string(jw, "kind", hook_kind_name(hooks[i].kind));
 			jw_kv_string(jw, "used_by", set_name(hooks[i].set));
-			jw_kv_bool(jw, "ok", p->st[i].status == HOOK_OK);
+			jw_kv_bool(jw, "ok", hook_state_fine(&p->st[i]));
 			jw_kv_string(jw, "status",
 				     hook_status_text(&p->st[i], why,
 						      sizeof(why)));

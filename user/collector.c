@@ -86,7 +86,7 @@ static int choose_mode(enum ipcw_mode want, const struct hook_state *st,
 	for (i = 0; i < nhooks; i++)
 		if (hooks[i].set == (want == IPCW_MODE_KPROBE ? HOOKS_KPROBE :
 				     HOOKS_FENTRY) &&
-		    st[i].status != HOOK_OK)
+		    !hook_state_fine(&st[i]))
 			break;
 	snprintf(err, errlen, "%s%s (%s: %s); ipcwatch probe lists every hook",
 		 want == IPCW_MODE_AUTO ? "" : want == IPCW_MODE_FENTRY ?

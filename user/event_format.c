@@ -120,12 +120,13 @@ const char *sem_reason_text(const struct ipcw_sem_create *c, char *buf,
 		snprintf(buf, len, "%s: a new set needs at least one", ask);
 		break;
 	case IPCW_SEM_CREATE_OVER_SEMMNS:
-		snprintf(buf, len, "%s: kernel.sem semmns %d reached, %d in use",
-			 ask, c->semmns, c->used_sems);
+		snprintf(buf, len, "%s: kernel.sem semmns %d: %d in use + %d "
+			 "asked", ask, c->semmns, c->used_sems, c->nsems);
 		break;
 	case IPCW_SEM_CREATE_NO_IDS:
-		snprintf(buf, len, "%s: kernel.sem semmni reached, %d sets "
-			 "exist", ask, c->semmni);
+		/* semmni may have been lowered below the sets in use */
+		snprintf(buf, len, "%s: kernel.sem semmni %d reached (at least "
+			 "that many sets)", ask, c->semmni);
 		break;
 	case IPCW_SEM_CREATE_EXISTING_FEWER:
 		snprintf(buf, len, "%s: existing set key 0x%x has only %d "
@@ -437,9 +438,14 @@ void event_print_text(FILE *out, const struct ipcw_event *e,
 	case IPCW_SEM_UNDO: {
 		const struct ipcw_sem_undo *u = &e->sem_undo;
 
-		if (u->gone)
-			fprintf(out, "id %d SEM_UNDO not applied: the set was "
-				"removed first\n", u->id);
+		if (u->gone && u->id == -1)
+			fputs("SEM_UNDO not applied: the set was removed "
+			      "first\n", out);
+		else if (u->gone)
+			/* the record's id, which may name a new set by now */
+			fprintf(out, "id %d SEM_UNDO not applied: the set the "
+				"record was for was removed (the id may since "
+				"be reused)\n", u->id);
 		else if (u->clamped)
 			fprintf(out, "id %d SEM_UNDO applied to %d of %d "
 				"semaphores, %d capped at 0 or SEMVMX\n",

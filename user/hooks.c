@@ -97,6 +97,18 @@ const struct hook hooks[] = {
 	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS },
 	{ "fx_sys_semget", HOOK_FEXIT, "sys_semget", true, 1,
 	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS },
+	/* ipc(2) and compat ipc(2) call it out of line */
+	{ "fe_ksys_semget", HOOK_FENTRY, "ksys_semget", false, 3,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS_IPC },
+	{ "fx_ksys_semget", HOOK_FEXIT, "ksys_semget", false, 3,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS_IPC },
+#if defined(__x86_64__)
+	/* 32-bit tasks; a kernel without IA32_EMULATION has none */
+	{ "fe_ia32_sys_semget", HOOK_FENTRY, "__ia32_sys_semget", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS_IA32 },
+	{ "fx_ia32_sys_semget", HOOK_FEXIT, "__ia32_sys_semget", false, 1,
+	  HOOKS_FENTRY, 0, DETAIL_SEM_NSEMS_IA32 },
+#endif
 	{ "fe_newary", HOOK_FENTRY, "newary", false, 2,
 	  HOOKS_FENTRY, EV(IPCW_SEM_CREATE), 0 },
 	{ "fx_newary", HOOK_FEXIT, "newary", false, 2,
@@ -105,10 +117,7 @@ const struct hook hooks[] = {
 	  HOOKS_FENTRY, 0, DETAIL_SEM_STAGE },
 	{ "fx_sem_more_checks", HOOK_FEXIT, "sem_more_checks", false, 2,
 	  HOOKS_FENTRY, 0, DETAIL_EXISTING_FEWER },
-	{ "fe_sys_semctl", HOOK_FENTRY, "sys_semctl", true, 1,
-	  HOOKS_FENTRY, 0, DETAIL_SEM_DESTROY_CAUSE },
-	{ "fx_sys_semctl", HOOK_FEXIT, "sys_semctl", true, 1,
-	  HOOKS_FENTRY, 0, DETAIL_SEM_DESTROY_CAUSE },
+	/* freeary() outside sem_exit_ns() is IPC_RMID, whichever syscall */
 	{ "fe_sem_exit_ns", HOOK_FENTRY, "sem_exit_ns", false, 1,
 	  HOOKS_FENTRY, 0, DETAIL_SEM_DESTROY_CAUSE },
 	{ "fx_sem_exit_ns", HOOK_FEXIT, "sem_exit_ns", false, 1,
@@ -170,6 +179,16 @@ const struct hook hooks[] = {
 	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS },
 	{ "kr_semget", HOOK_KRETPROBE, "sys_semget", true, 0,
 	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS },
+	{ "kp_ksys_semget", HOOK_KPROBE, "ksys_semget", false, 3,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS_IPC },
+	{ "kr_ksys_semget", HOOK_KRETPROBE, "ksys_semget", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS_IPC },
+#if defined(__x86_64__)
+	{ "kp_ia32_sys_semget", HOOK_KPROBE, "__ia32_sys_semget", false, 1,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS_IA32 },
+	{ "kr_ia32_sys_semget", HOOK_KRETPROBE, "__ia32_sys_semget", false, 0,
+	  HOOKS_KPROBE, 0, DETAIL_SEM_NSEMS_IA32 },
+#endif
 	{ "kp_newary", HOOK_KPROBE, "newary", false, 2,
 	  HOOKS_KPROBE, EV(IPCW_SEM_CREATE), 0 },
 	{ "kr_newary", HOOK_KRETPROBE, "newary", false, 0,
@@ -180,10 +199,6 @@ const struct hook hooks[] = {
 	  HOOKS_KPROBE, 0, DETAIL_EXISTING_FEWER },
 	{ "kr_sem_more_checks", HOOK_KRETPROBE, "sem_more_checks", false, 0,
 	  HOOKS_KPROBE, 0, DETAIL_EXISTING_FEWER },
-	{ "ks_semctl", HOOK_KPROBE, "sys_semctl", true, 1,
-	  HOOKS_KPROBE, 0, DETAIL_SEM_DESTROY_CAUSE },
-	{ "kr_semctl", HOOK_KRETPROBE, "sys_semctl", true, 0,
-	  HOOKS_KPROBE, 0, DETAIL_SEM_DESTROY_CAUSE },
 	{ "kp_sem_exit_ns", HOOK_KPROBE, "sem_exit_ns", false, 0,
 	  HOOKS_KPROBE, 0, DETAIL_SEM_DESTROY_CAUSE },
 	{ "kr_sem_exit_ns", HOOK_KRETPROBE, "sem_exit_ns", false, 0,
@@ -235,6 +250,16 @@ const struct hook *hook_by_prog(const char *prog)
 		if (!strcmp(hooks[i].prog, prog))
 			return &hooks[i];
 	return NULL;
+}
+
+/*
+ * Targets only some configurations build, together with every caller
+ * they serve: absent from a kernel's BTF, nothing is lost there.
+ */
+static bool is_optional(const struct hook *h)
+{
+	/* the ia32 system call, only with CONFIG_IA32_EMULATION */
+	return !strcmp(h->target, "__ia32_sys_semget");
 }
 
 static bool is_kprobe(const struct hook *h)
@@ -368,7 +393,9 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 		 * prototypes for one name), whose registers nobody knows.
 		 */
 		if (n < 0) {
-			if (!is_kprobe(h) || btf)
+			if (is_optional(h) && btf)
+				s->status = HOOK_NO_CALLER;
+			else if (!is_kprobe(h) || btf)
 				s->status = HOOK_MISSING;
 		} else if (h->kind == HOOK_FEXIT || h->kind == HOOK_LSM ||
 			   h->kind == HOOK_TRACEPOINT ?
@@ -431,6 +458,11 @@ bool hook_in_mode(const struct hook *h, enum ipcw_mode mode)
 	}
 }
 
+bool hook_state_fine(const struct hook_state *s)
+{
+	return s->status == HOOK_OK || s->status == HOOK_NO_CALLER;
+}
+
 uint32_t hooks_events(enum ipcw_mode mode, const struct hook_state *states)
 {
 	uint32_t provided = 0, broken = 0;
@@ -440,7 +472,7 @@ uint32_t hooks_events(enum ipcw_mode mode, const struct hook_state *states)
 		if (!hook_in_mode(&hooks[i], mode))
 			continue;
 		provided |= hooks[i].needs;
-		if (states[i].status != HOOK_OK)
+		if (!hook_state_fine(&states[i]))
 			broken |= hooks[i].needs;
 	}
 	return provided & ~broken;
@@ -455,7 +487,7 @@ uint32_t hooks_details(enum ipcw_mode mode, const struct hook_state *states)
 		if (!hook_in_mode(&hooks[i], mode))
 			continue;
 		provided |= hooks[i].detail;
-		if (states[i].status != HOOK_OK)
+		if (!hook_state_fine(&states[i]))
 			broken |= hooks[i].detail;
 	}
 	return provided & ~broken;
@@ -470,6 +502,8 @@ static uint32_t detail_event(uint32_t detail)
 	case DETAIL_DESTROY_CAUSE:
 		return EV(IPCW_SHM_DESTROY);
 	case DETAIL_SEM_NSEMS:
+	case DETAIL_SEM_NSEMS_IPC:
+	case DETAIL_SEM_NSEMS_IA32:
 	case DETAIL_SEM_STAGE:
 	case DETAIL_EXISTING_FEWER:
 		return EV(IPCW_SEM_CREATE);
@@ -517,6 +551,8 @@ const char *hook_status_text(const struct hook_state *s, char *buf,
 		return buf;
 	case HOOK_NO_SYMBOL:
 		return "not in kallsyms (inlined or renamed)";
+	case HOOK_NO_CALLER:
+		return "not built in this kernel, nor its callers";
 	case HOOK_ATTACH_FAILED:
 		snprintf(buf, len, "attach refused: %s", strerror(s->err));
 		return buf;
@@ -539,6 +575,12 @@ const char *hook_detail_text(uint32_t detail)
 		return "shm_destroy cause";
 	case DETAIL_SEM_NSEMS:
 		return "sem_create refusals bad_nsems, over_semmsl";
+	case DETAIL_SEM_NSEMS_IPC:
+		return "sem_create refusals bad_nsems, over_semmsl through "
+		       "ipc(2)";
+	case DETAIL_SEM_NSEMS_IA32:
+		return "sem_create refusals bad_nsems, over_semmsl of 32-bit "
+		       "tasks";
 	case DETAIL_SEM_STAGE:
 		return "sem_create reasons lsm_denied, nomem, no_ids";
 	case DETAIL_EXISTING_FEWER:
@@ -556,7 +598,7 @@ static size_t first_broken(enum ipcw_mode mode, const struct hook_state *st,
 	size_t i;
 
 	for (i = 0; i < nhooks; i++)
-		if (hook_in_mode(&hooks[i], mode) && st[i].status != HOOK_OK &&
+		if (hook_in_mode(&hooks[i], mode) && !hook_state_fine(&st[i]) &&
 		    ((event && (hooks[i].needs & event)) ||
 		     (detail && (hooks[i].detail & detail))))
 			return i;

@@ -51,7 +51,9 @@ enum hook_detail {
 	DETAIL_SEM_STAGE = 1 << 6,	/* sem_create lsm_denied, nomem, no_ids */
 	DETAIL_EXISTING_FEWER = 1 << 7,
 	DETAIL_SEM_DESTROY_CAUSE = 1 << 8,
-	DETAIL_LAST = DETAIL_SEM_DESTROY_CAUSE,
+	DETAIL_SEM_NSEMS_IPC = 1 << 9,	/* the same, of ipc(2) */
+	DETAIL_SEM_NSEMS_IA32 = 1 << 10, /* the same, of 32-bit x86 tasks */
+	DETAIL_LAST = DETAIL_SEM_NSEMS_IA32,
 };
 
 struct hook {
@@ -73,6 +75,7 @@ enum hook_status {
 	HOOK_PROTOTYPE,		/* too few parameters, or fexit: not as many */
 	HOOK_NO_SYMBOL,		/* in BTF, not in kallsyms */
 	HOOK_ATTACH_FAILED,	/* the kernel refused the attach */
+	HOOK_NO_CALLER,		/* optional, absent: nothing to attach to */
 };
 
 struct hook_state {
@@ -97,9 +100,15 @@ void hooks_probe(const struct btf *btf, const char *kallsyms,
 
 /*
  * Whether the kernel has the ipc tracepoints of kernel-patches/, every
- * one with the prototype ipcwatch was written for.
+ * one with the prototype ipcwatch was written for. A kernel with an
+ * earlier version of the series (the four patches before sem_create,
+ * sem_destroy and sem_undo) has some, not all: it is watched in fentry
+ * mode (docs/design-notes.md).
  */
 bool hooks_have_tracepoints(const struct hook_state *states);
+
+/* Usable, or optional and not needed here: nothing is lost. */
+bool hook_state_fine(const struct hook_state *s);
 
 /* Events the collector's @mode can deliver with these hook states. */
 uint32_t hooks_events(enum ipcw_mode mode, const struct hook_state *states);

@@ -483,11 +483,11 @@ static void format_sem_every_reason_told(void **state)
 		  "semget of 64 semaphores refused: a new set needs at least "
 		  "one" },
 		{ IPCW_SEM_CREATE_OVER_SEMMNS,
-		  "semget of 64 semaphores refused: kernel.sem semmns 32000 "
-		  "reached, 31990 in use" },
+		  "semget of 64 semaphores refused: kernel.sem semmns 32000: "
+		  "31990 in use + 64 asked" },
 		{ IPCW_SEM_CREATE_NO_IDS,
-		  "semget of 64 semaphores refused: kernel.sem semmni reached, "
-		  "128 sets exist" },
+		  "semget of 64 semaphores refused: kernel.sem semmni 128 "
+		  "reached (at least that many sets)" },
 		{ IPCW_SEM_CREATE_EXISTING_FEWER,
 		  "semget of 64 semaphores refused: existing set key 0x1234 "
 		  "has only 8 (not a kernel.sem limit)" },
@@ -529,7 +529,7 @@ static void format_sem_create_lines(void **state)
 	assert_string_equal(s,
 			    "1234    postgres         sem_create  REFUSED ENOSPC "
 			    "key 0x00001234: semget of 64 semaphores refused: "
-			    "kernel.sem semmns 32000 reached, 31990 in use\n");
+			    "kernel.sem semmns 32000: 31990 in use + 64 asked\n");
 	free(s);
 	s = capture_json(&e);
 	assert_non_null(strstr(s, "\"id\":-1,\"key\":4660,\"nsems\":64,"
@@ -538,8 +538,8 @@ static void format_sem_create_lines(void **state)
 			       "\"existing_nsems\":0,\"err\":28,"
 			       "\"errno\":\"ENOSPC\",\"reason\":\"over_semmns\","
 			       "\"reason_text\":\"semget of 64 semaphores "
-			       "refused: kernel.sem semmns 32000 reached, 31990 "
-			       "in use\"}"));
+			       "refused: kernel.sem semmns 32000: 31990 in use "
+			       "+ 64 asked\"}"));
 	free(s);
 	e.sem_create = sem_refused(IPCW_SEM_CREATE_OK, 0);
 	e.sem_create.id = 3;
@@ -620,8 +620,15 @@ static void format_sem_undo(void **state)
 	e.sem_undo.id = -1;
 	e.sem_undo.gone = 1;
 	s = capture_text(&e);
-	assert_non_null(strstr(s, "id -1 SEM_UNDO not applied: the set was "
-			       "removed first\n"));
+	assert_non_null(strstr(s, "sem_undo    SEM_UNDO not applied: the set "
+			       "was removed first\n"));
+	free(s);
+	/* gone with the record's id: that id may name another set now */
+	e.sem_undo.id = 7;
+	s = capture_text(&e);
+	assert_non_null(strstr(s, "sem_undo    id 7 SEM_UNDO not applied: the "
+			       "set the record was for was removed (the id "
+			       "may since be reused)\n"));
 	free(s);
 }
 

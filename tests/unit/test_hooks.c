@@ -25,7 +25,14 @@
 		     DETAIL_EXISTING_SMALLER | DETAIL_SHMAT_SIZE | \
 		     DETAIL_DESTROY_CAUSE | DETAIL_SEM_NSEMS | \
 		     DETAIL_SEM_STAGE | DETAIL_EXISTING_FEWER | \
-		     DETAIL_SEM_DESTROY_CAUSE)
+		     DETAIL_SEM_DESTROY_CAUSE | DETAIL_SEM_NSEMS_IPC | \
+		     DETAIL_SEM_NSEMS_IA32)
+
+#if defined(__x86_64__)
+#define IA32_NSEMS DETAIL_SEM_NSEMS_IA32
+#else
+#define IA32_NSEMS 0
+#endif
 
 /* How the synthetic kernel differs from the one the table expects. */
 struct kernel_spec {
@@ -223,7 +230,8 @@ static void hooks_sem_create_details(void **state)
 	events = hooks_events(IPCW_MODE_FENTRY, k.st);
 	details = hooks_details(IPCW_MODE_FENTRY, k.st);
 	assert_true(events & EV(IPCW_SEM_CREATE));
-	assert_int_equal(details, ALL_DETAILS & ~DETAIL_SEM_NSEMS);
+	/* "sys_semget" names the ia32 wrapper too, where there is one */
+	assert_int_equal(details, ALL_DETAILS & ~DETAIL_SEM_NSEMS & ~IA32_NSEMS);
 	assert_false(hook_wanted(hook_by_prog("fe_sys_semget"),
 				 IPCW_MODE_FENTRY, events, details));
 	assert_true(hook_wanted(hook_by_prog("fx_security_sem_alloc"),
@@ -269,12 +277,63 @@ static void hooks_sem_destroy(void **state)
 	assert_true(hooks_events(IPCW_MODE_FENTRY, k.st) &
 		    EV(IPCW_SEM_DESTROY));
 	assert_int_equal(details, ALL_DETAILS & ~DETAIL_SEM_DESTROY_CAUSE);
-	/* the semctl pair is wanted only for the cause it tells */
-	assert_false(hook_wanted(hook_by_prog("fe_sys_semctl"),
-				 IPCW_MODE_FENTRY,
-				 hooks_events(IPCW_MODE_FENTRY, k.st),
-				 details));
+	assert_int_equal(hooks_details(IPCW_MODE_KPROBE, k.st),
+			 ALL_DETAILS & ~DETAIL_SEM_DESTROY_CAUSE);
 	free_kernel(&k);
+	/* the cause is "in sem_exit_ns() or not": no system call is hooked */
+	assert_null(hook_by_prog("fe_sys_semctl"));
+	assert_null(hook_by_prog("ks_semctl"));
+	make_kernel(&k, &(struct kernel_spec){ .drop = "sys_semctl" });
+	assert_int_equal(hooks_details(IPCW_MODE_FENTRY, k.st), ALL_DETAILS);
+	free_kernel(&k);
+}
+
+/*
+ * The count check's other callers: ipc(2)'s out-of-line ksys_semget()
+ * gone loses its refusals alone, and says so; the ia32 system call
+ * gone is a kernel without 32-bit tasks, which loses nothing.
+ */
+static void hooks_semget_callers(void **state)
+{
+	struct fake_kernel k;
+	char line[1024];
+	uint32_t events, details;
+
+	(void)state;
+	make_kernel(&k, &(struct kernel_spec){ .drop = "ksys_semget" });
+	events = hooks_events(IPCW_MODE_FENTRY, k.st);
+	details = hooks_details(IPCW_MODE_FENTRY, k.st);
+	assert_true(events & EV(IPCW_SEM_CREATE));
+	assert_int_equal(details, ALL_DETAILS & ~DETAIL_SEM_NSEMS_IPC);
+	assert_true(hook_wanted(hook_by_prog("fe_sys_semget"),
+				IPCW_MODE_FENTRY, events, details));
+	assert_false(hook_wanted(hook_by_prog("fx_ksys_semget"),
+				 IPCW_MODE_FENTRY, events, details));
+	unavailable(&k, IPCW_MODE_FENTRY, line, sizeof(line));
+	assert_non_null(strstr(line, "; sem_create refusals bad_nsems, "
+				     "over_semmsl through ipc(2) "
+				     "(ksys_semget: not in the kernel's "
+				     "BTF)"));
+	free_kernel(&k);
+#if defined(__x86_64__)
+	make_kernel(&k, &(struct kernel_spec){ .drop = "__ia32_sys_semget" });
+	assert_int_equal(state_of(&k, "fe_ia32_sys_semget")->status,
+			 HOOK_NO_CALLER);
+	assert_true(hook_state_fine(state_of(&k, "fx_ia32_sys_semget")));
+	assert_int_equal(hooks_details(IPCW_MODE_FENTRY, k.st), ALL_DETAILS);
+	unavailable(&k, IPCW_MODE_FENTRY, line, sizeof(line));
+	assert_null(strstr(line, "32-bit"));
+	free_kernel(&k);
+	/* in BTF but not in kallsyms: a broken hook, named */
+	make_kernel(&k, &(struct kernel_spec){ .unlisted =
+					       "__ia32_sys_semget" });
+	assert_int_equal(hooks_details(IPCW_MODE_FENTRY, k.st),
+			 ALL_DETAILS & ~DETAIL_SEM_NSEMS_IA32);
+	unavailable(&k, IPCW_MODE_FENTRY, line, sizeof(line));
+	assert_non_null(strstr(line, "over_semmsl of 32-bit tasks "
+				     "(__ia32_sys_semget: not in kallsyms"));
+	free_kernel(&k);
+#endif
 }
 
 /* A detail's function gone: the event stays, the detail is unexplained. */
@@ -564,6 +623,7 @@ int main(void)
 		cmocka_unit_test(hooks_missing_detail),
 		cmocka_unit_test(hooks_sem_create_details),
 		cmocka_unit_test(hooks_sem_destroy),
+		cmocka_unit_test(hooks_semget_callers),
 		cmocka_unit_test(hooks_fexit_needs_exact_prototype),
 		cmocka_unit_test(hooks_too_few_parameters),
 		cmocka_unit_test(hooks_lsm_needs_exact_prototype),

@@ -229,20 +229,36 @@ static void drive_creates(void)
 	x->err = ret < 0 ? errno : 0;
 }
 
+/*
+ * A security module's refusal, and its -ENOMEM, which is what
+ * security_*_alloc() return when the modules' blob cannot be allocated.
+ */
 static void drive_lsm_denied(void)
 {
-	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+	static const struct {
+		int err;
+		const char *reason;
+	} denials[] = { { EPERM, "lsm_denied" }, { ENOMEM, "nomem" } };
+	struct lsm_deny_bpf *skel;
+	size_t i;
 
-	if (!tap_ok(skel != NULL, "%s.lsm_deny_helper_opens", mode))
-		return;
-	skel->rodata->target_tgid = getpid();
-	if (tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
-		   "%s.lsm_deny_helper_attaches", mode)) {
-		begin();
-		create(4096, 0, "lsm_denied");
-		sem_create(0, 2, IPC_CREAT, "lsm_denied", 0);
+	for (i = 0; i < sizeof(denials) / sizeof(denials[0]); i++) {
+		skel = lsm_deny_bpf__open();
+		if (!tap_ok(skel != NULL, "%s.lsm_deny_helper_opens_%s", mode,
+			    denials[i].reason))
+			return;
+		skel->rodata->target_tgid = getpid();
+		skel->rodata->deny_errno = denials[i].err;
+		if (tap_ok(!lsm_deny_bpf__load(skel) &&
+			   !lsm_deny_bpf__attach(skel),
+			   "%s.lsm_deny_helper_attaches_%s", mode,
+			   denials[i].reason)) {
+			begin();
+			create(4096, 0, denials[i].reason);
+			sem_create(0, 2, IPC_CREAT, denials[i].reason, 0);
+		}
+		lsm_deny_bpf__destroy(skel);
 	}
-	lsm_deny_bpf__destroy(skel);
 }
 
 /* Fail the nth allocation of shmget(): nomem first, file_setup later. */
@@ -635,11 +651,46 @@ static void drive_sem_injected_failures(void)
 	close(fd);
 }
 
-static int sleep_on_sem0(void *arg)
-{
-	struct sembuf dec = { 0, -1, 0 };
+/* A task asleep in semop() on the operations it is given. */
+struct sem_sleeper {
+	int id;
+	unsigned int nsops;
+	struct sembuf sops[2];
+	pid_t pid;
+};
 
-	return semop(*(int *)arg, &dec, 1) ? errno : 0;
+static int sleep_on_ops(void *arg)
+{
+	struct sem_sleeper *s = arg;
+
+	return semop(s->id, s->sops, s->nsops) ? errno : 0;
+}
+
+/*
+ * Sleepers on set @id, then its IPC_RMID: each asleep first, each
+ * reaped with EIDRM after.
+ */
+static void rmid_with_sleepers(int id, struct sem_sleeper *s, int n,
+			       const char *check)
+{
+	bool asleep = true, eidrm = true;
+	int i, r;
+
+	for (i = 0; i < n; i++) {
+		s[i].id = id;
+		s[i].pid = spawn(sleep_on_ops, &s[i]);
+		asleep &= wait_in_semop(s[i].pid);
+	}
+	tap_ok(asleep, "%s.%s.sleepers_sleep", mode, check);
+	semctl(id, 0, IPC_RMID);
+	for (i = 0; i < n; i++) {
+		r = reap(s[i].pid);
+		if (r != EIDRM) {
+			tap_diag("  sleeper %d got %d", i, r);
+			eidrm = false;
+		}
+	}
+	tap_ok(eidrm, "%s.%s.sleepers_eidrm", mode, check);
 }
 
 static int undo_and_exit(void *arg)
@@ -666,21 +717,34 @@ static int sem_in_new_ns(void *arg)
 
 static void drive_sem_lifecycle(void)
 {
-	struct sembuf up_undo = { 1, 1, SEM_UNDO };
+	struct sembuf up_undo = { 1, 1, SEM_UNDO }, up = { 1, 1, 0 };
+	/* semaphore 0 is 0, 1 is 1, 2 is 0: each sleeper waits */
+	struct sem_sleeper single[2] = {
+		{ .nsops = 1, .sops = { { 0, -1, 0 } } },	/* sems[0] alter */
+		{ .nsops = 1, .sops = { { 1, 0, 0 } } },	/* sems[1] const */
+	};
+	/* complex ones: the set's lists (and they merge single decrements
+	 * there, so they get a set of their own) */
+	struct sem_sleeper complex[2] = {
+		{ .nsops = 2, .sops = { { 0, -1, 0 }, { 2, -1, 0 } } },
+		{ .nsops = 2, .sops = { { 2, 0, 0 }, { 1, 0, 0 } } },
+	};
 	unsigned long ns;
 	int id, fds[2];
 	pid_t pid;
 
 	ns = begin();
 	id = semget(0x5e4, 3, IPC_CREAT | 0600);
-	/* one sleeper, one undo record of ours: counted in tracepoint mode */
+	/* sleepers, one undo record of ours: counted in tracepoint mode */
 	semop(id, &up_undo, 1);
-	pid = spawn(sleep_on_sem0, &id);
-	tap_ok(wait_in_semop(pid), "%s.sem_destroy_rmid.sleeper_sleeps", mode);
-	semctl(id, 0, IPC_RMID);
-	tap_is(reap(pid), EIDRM, "%s.sem_destroy_rmid.sleeper_eidrm", mode);
+	rmid_with_sleepers(id, single, 2, "sem_destroy_rmid");
 	semds[nsemds++] = (struct semd_exp){ "sem_destroy_rmid", ns, getpid(),
-		id, 0x5e4, 3, 1, 1, "rmid" };
+		id, 0x5e4, 3, 2, 1, "rmid" };
+	id = semget(0x5e6, 3, IPC_CREAT | 0600);
+	semop(id, &up, 1);
+	rmid_with_sleepers(id, complex, 2, "sem_destroy_complex");
+	semds[nsemds++] = (struct semd_exp){ "sem_destroy_complex", ns,
+		getpid(), id, 0x5e6, 3, 2, 0, "rmid" };
 
 	id = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
 	pid = spawn(undo_and_exit, &id);

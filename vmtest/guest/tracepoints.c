@@ -212,23 +212,43 @@ static void test_total_wrap(void)
 	tap_is_u(ev_unum(ev, "pages"), pages, "refuse_total_wrap.pages");
 }
 
-static void test_lsm_denied(void)
+/* The security modules refuse our allocations with -@err, or NULL. */
+static struct lsm_deny_bpf *lsm_deny(int err, const char *check)
 {
 	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+
+	if (!tap_ok(skel != NULL, "%s.bpf_open", check))
+		return NULL;
+	skel->rodata->target_tgid = getpid();
+	skel->rodata->deny_errno = err;
+	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
+		    "%s.bpf_attach", check)) {
+		lsm_deny_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static void test_lsm_denied(void)
+{
+	struct lsm_deny_bpf *skel = lsm_deny(EPERM, "refuse_lsm_denied");
 	int ret;
 
-	if (!tap_ok(skel != NULL, "refuse_lsm_denied.bpf_open"))
+	if (!skel)
 		return;
-	skel->rodata->target_tgid = getpid();
-	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
-		    "refuse_lsm_denied.bpf_attach")) {
-		lsm_deny_bpf__destroy(skel);
-		return;
-	}
 	begin();
 	ret = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
 	lsm_deny_bpf__destroy(skel);
 	check_refusal("refuse_lsm_denied", ret, EPERM, "lsm_denied");
+
+	/* -ENOMEM: the security blob's allocation, not a refusal */
+	skel = lsm_deny(ENOMEM, "refuse_lsm_nomem");
+	if (skel) {
+		trace_clear();
+		ret = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+		lsm_deny_bpf__destroy(skel);
+		check_refusal("refuse_lsm_nomem", ret, ENOMEM, "nomem");
+	}
 
 	trace_clear();
 	tap_ok(shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600) >= 0,
@@ -1222,21 +1242,23 @@ static void test_sem_create(void)
 
 static void test_sem_lsm_denied(void)
 {
-	struct lsm_deny_bpf *skel = lsm_deny_bpf__open();
+	struct lsm_deny_bpf *skel = lsm_deny(EPERM, "sem_refuse_lsm_denied");
 	int ret;
 
-	if (!tap_ok(skel != NULL, "sem_refuse_lsm_denied.bpf_open"))
+	if (!skel)
 		return;
-	skel->rodata->target_tgid = getpid();
-	if (!tap_ok(!lsm_deny_bpf__load(skel) && !lsm_deny_bpf__attach(skel),
-		    "sem_refuse_lsm_denied.bpf_attach")) {
-		lsm_deny_bpf__destroy(skel);
-		return;
-	}
 	begin();
 	ret = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
 	lsm_deny_bpf__destroy(skel);
 	check_sem_create("sem_refuse_lsm_denied", ret, EPERM, "lsm_denied");
+
+	skel = lsm_deny(ENOMEM, "sem_refuse_lsm_nomem");
+	if (!skel)
+		return;
+	trace_clear();
+	ret = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	lsm_deny_bpf__destroy(skel);
+	check_sem_create("sem_refuse_lsm_nomem", ret, ENOMEM, "nomem");
 }
 
 /* Fail the nth allocation of semget(): each failure one event, nomem. */
@@ -1279,11 +1301,47 @@ static void test_sem_injected_failures(void)
 	close(nth_fd);
 }
 
-static int sem_sleep_on_zero(void *arg)
-{
-	struct sembuf dec = { 0, -1, 0 };
+/* A task asleep in semop() on the operations it is given. */
+struct sem_sleeper {
+	int id;
+	unsigned int nsops;
+	struct sembuf sops[2];
+	pid_t pid;
+};
 
-	return semop(*(int *)arg, &dec, 1) ? errno : 0;
+static int sem_sleep_on(void *arg)
+{
+	struct sem_sleeper *s = arg;
+
+	return semop(s->id, s->sops, s->nsops) ? errno : 0;
+}
+
+/* Each of @n sleepers asleep, then every one reaped with EIDRM. */
+static bool sleepers_sleep(struct sem_sleeper *s, int n)
+{
+	bool all = true;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		s[i].pid = spawn(sem_sleep_on, &s[i]);
+		all &= wait_in_semop(s[i].pid);
+	}
+	return all;
+}
+
+static bool sleepers_got_eidrm(struct sem_sleeper *s, int n, const char *check)
+{
+	bool all = true;
+	int i, r;
+
+	for (i = 0; i < n; i++) {
+		r = reap(s[i].pid);
+		if (r != EIDRM) {
+			tap_diag("  %s: sleeper %d got %d", check, i, r);
+			all = false;
+		}
+	}
+	return all;
 }
 
 static int sem_create_in_new_ns(void *arg)
@@ -1301,23 +1359,44 @@ static int sem_create_in_new_ns(void *arg)
 	return 0;
 }
 
+/*
+ * freeary() wakes the sleepers of four lists: each semaphore's
+ * pending_alter and pending_const (single operations), the set's
+ * pending_alter and pending_const (complex ones). The first complex
+ * sleeper merges the single decrements into the set's pending_alter
+ * (merge_queues()), and later ones go there too: the per-semaphore
+ * decrements need a set without complex sleepers, so two sets.
+ */
 static void test_sem_destroy(void)
 {
-	struct sembuf up_undo = { 1, 1, SEM_UNDO };
+	struct sembuf up_undo = { 1, 1, SEM_UNDO }, up = { 1, 1, 0 };
 	struct timespec pause = { .tv_nsec = 10000000 };
 	const struct trace_event *ev;
 	unsigned long child_ns = 0;
 	int id, fds[2], tries;
-	pid_t a, b, pid;
+	/* semaphore 0 is 0, 1 is 1 (our undo record), 2 is 0 */
+	struct sem_sleeper single[3] = {
+		{ .nsops = 1, .sops = { { 0, -1, 0 } } },	/* sems[0] alter */
+		{ .nsops = 1, .sops = { { 0, -1, 0 } } },
+		{ .nsops = 1, .sops = { { 1, 0, 0 } } },	/* sems[1] const */
+	};
+	struct sem_sleeper complex[3] = {
+		/* the set's pending_alter and pending_const */
+		{ .nsops = 2, .sops = { { 0, -1, 0 }, { 2, -1, 0 } } },
+		{ .nsops = 2, .sops = { { 2, 0, 0 }, { 1, 0, 0 } } },
+		/* a single wait-for-zero stays on its semaphore */
+		{ .nsops = 1, .sops = { { 1, 0, 0 } } },
+	};
+	pid_t pid;
+	int i;
 
 	begin();
 	id = semget(0x99, 3, IPC_CREAT | 0640);
-	/* an undo record of ours, and two sleepers on semaphore 0 */
+	/* an undo record of ours, and three sleepers on single operations */
 	semop(id, &up_undo, 1);
-	a = spawn(sem_sleep_on_zero, &id);
-	b = spawn(sem_sleep_on_zero, &id);
-	tap_ok(wait_in_semop(a) && wait_in_semop(b),
-	       "sem_destroy_rmid.sleepers_sleep");
+	for (i = 0; i < 3; i++)
+		single[i].id = id;
+	tap_ok(sleepers_sleep(single, 3), "sem_destroy_rmid.sleepers_sleep");
 	trace_clear();
 	semctl(id, 0, IPC_RMID);
 	ev = only_in("sem_destroy", "sem_destroy_rmid", ipc_ns_inum());
@@ -1328,11 +1407,26 @@ static void test_sem_destroy(void)
 	tap_ok(ev_num(ev, "uid") == 0 && ev_num(ev, "cuid") == 0 &&
 	       ev_num(ev, "cgid") == 0, "sem_destroy_rmid.owner");
 	tap_ok(ev_num(ev, "ctime") > 0, "sem_destroy_rmid.ctime");
-	tap_is(ev_num(ev, "waiters"), 2, "sem_destroy_rmid.waiters");
+	tap_is(ev_num(ev, "waiters"), 3, "sem_destroy_rmid.waiters");
 	tap_is(ev_num(ev, "undos"), 1, "sem_destroy_rmid.undos");
 	tap_ok(!strcmp(ev_str(ev, "cause"), "rmid"), "sem_destroy_rmid.cause");
-	tap_ok(reap(a) == EIDRM && reap(b) == EIDRM,
+	tap_ok(sleepers_got_eidrm(single, 3, "sem_destroy_rmid"),
 	       "sem_destroy_rmid.waiters_got_eidrm");
+
+	/* complex sleepers: the set's two lists, and one more single */
+	id = semget(IPC_PRIVATE, 3, IPC_CREAT | 0600);
+	semop(id, &up, 1);
+	for (i = 0; i < 3; i++)
+		complex[i].id = id;
+	tap_ok(sleepers_sleep(complex, 3),
+	       "sem_destroy_complex.sleepers_sleep");
+	trace_clear();
+	semctl(id, 0, IPC_RMID);
+	ev = only_in("sem_destroy", "sem_destroy_complex", ipc_ns_inum());
+	tap_is(ev_num(ev, "waiters"), 3, "sem_destroy_complex.waiters");
+	tap_is(ev_num(ev, "undos"), 0, "sem_destroy_complex.undos");
+	tap_ok(sleepers_got_eidrm(complex, 3, "sem_destroy_complex"),
+	       "sem_destroy_complex.waiters_got_eidrm");
 
 	trace_clear();
 	id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
