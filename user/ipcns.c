@@ -577,7 +577,12 @@ static pid_t fork_reader(int *rfd, int *wfd, char *err, size_t errlen)
 	if (pid == 0) {
 		sigset_t none;
 
-		/* the daemon's blocked signals are no helper's: killable */
+		/*
+		 * The daemon's blocked signals are no helper's: killable. A
+		 * SIGHUP (a reload, a hangup of the process group) is the
+		 * daemon's alone: ignored here, which drops one pending.
+		 */
+		signal(SIGHUP, SIG_IGN);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGTERM, SIG_DFL);
