@@ -2,23 +2,25 @@
 # Build (or find in the cache) the guest kernel of a variant and print
 # the directory holding its bzImage, vmlinux and .config.
 #
-#   vmtest/build-kernel.sh main|preseed
+#   vmtest/build-kernel.sh main|bench|preseed
 #
-# The cache key hashes the source tarball, the series and its patches,
-# the config fragment, this script and the toolchain, so an unchanged
-# kernel is never rebuilt.
+# bench is main's series with the debug options off (config/bench.config,
+# for make bench). The cache key hashes the source tarball, the series
+# and its patches, the config fragments, this script and the toolchain,
+# so an unchanged kernel is never rebuilt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:-main}
 patches=$(variant_patches "$variant")
+mapfile -t fragments < <(variant_config "$variant")
 
 key=$(
 	{
 		stat -c '%n %s %Y' "$KERNEL_TARBALL"
 		echo "$patches" | sed "s|^$REPO_DIR/||"
 		while read -r p; do cat "$p"; done <<< "$patches"
-		cat "$KERNEL_CONFIG_FRAGMENT" "$0" "$VMTEST_DIR/lib.sh"
+		cat "${fragments[@]}" "$0" "$VMTEST_DIR/lib.sh"
 		gcc --version | head -1
 		pahole --version
 	} | sha256sum | cut -c1-16
@@ -58,13 +60,14 @@ make_kernel() {
 	make -C "$work/src" O="$work/build" CC="$cc" HOSTCC="$cc" "$@"
 }
 
-log "configuring (tinyconfig + $(basename "$KERNEL_CONFIG_FRAGMENT"))"
+log "configuring (tinyconfig + $(basename -a "${fragments[@]}" | paste -sd+))"
 make_kernel -s tinyconfig > /dev/null
 "$work/src/scripts/kconfig/merge_config.sh" -m -O "$work/build" \
-	"$work/build/.config" "$KERNEL_CONFIG_FRAGMENT" > /dev/null
+	"$work/build/.config" "${fragments[@]}" > /dev/null
 make_kernel -s olddefconfig > /dev/null 2>&1
 
-# Every option of the fragment must have survived olddefconfig.
+# Every option of the fragments must have survived olddefconfig, with
+# the value of the last fragment that sets it.
 missing=0
 while IFS= read -r line; do
 	case "$line" in
@@ -74,8 +77,11 @@ while IFS= read -r line; do
 	CONFIG_*=*) grep -qxF "$line" "$work/build/.config" || {
 			log "config: $line did not stick"; missing=1; } ;;
 	esac
-done < "$KERNEL_CONFIG_FRAGMENT"
-[ "$missing" = 0 ] || die "config fragment does not apply cleanly"
+done < <(cat "${fragments[@]}" | awk -F= '/^CONFIG_/ {
+		if (!($1 in v)) order[++n] = $1
+		v[$1] = $0 }
+	END { for (i = 1; i <= n; i++) print v[order[i]] }')
+[ "$missing" = 0 ] || die "config fragments do not apply cleanly"
 
 log "building $variant kernel in $work/build (log: $work/build.log)"
 start=$(date +%s)

@@ -18,20 +18,29 @@ unset ARCH MAKEFLAGS MFLAGS MAKELEVEL
 die() { log "error: $*"; exit 1; }
 
 # The patches of a kernel variant, in order, one path a line: main (the
-# ipc tracepoints), or preseed (pre-2014 behaviour for the conformance
-# suite, then the test-only series that changes two hooked functions).
+# ipc tracepoints) and bench (the same series, built for measuring), or
+# preseed (pre-2014 behaviour for the conformance suite, then the
+# test-only series that changes two hooked functions).
 variant_patches() {
 	local dir
 	case "$1" in
-	main) set -- "$REPO_DIR/kernel-patches" ;;
+	main|bench) set -- "$REPO_DIR/kernel-patches" ;;
 	preseed) set -- "$REPO_DIR/kernel-patches/preseed" \
 			"$REPO_DIR/kernel-patches/testonly" ;;
-	*) die "unknown kernel variant '$1' (main or preseed)" ;;
+	*) die "unknown kernel variant '$1' (main, bench or preseed)" ;;
 	esac
 	for dir in "$@"; do
 		[ -r "$dir/series" ] || die "no series file in $dir"
 		sed "s|^|$dir/|" "$dir/series"
 	done
+}
+
+# The config fragments of a kernel variant, merged in order on
+# tinyconfig, one path a line: the bench kernel is the test kernel less
+# its debug options (config/bench.config comes last and wins).
+variant_config() {
+	echo "$KERNEL_CONFIG_FRAGMENT"
+	[ "$1" != bench ] || echo "$VMTEST_DIR/config/bench.config"
 }
 
 # Every series of the repository, one directory a line.
