@@ -165,6 +165,12 @@ $(BUILD)/unit/%: tests/unit/%.c $(CORE_SRCS) $(USER_HDRS)
 $(BUILD)/unit/test_hooks: $(BUILD)/bpf/ipcwatch.bpf.o $(BUILD)/bpf/policy.bpf.o
 $(BUILD)/unit/test_hooks: IPCW_CFLAGS += -DBPF_OBJS=\"$(abspath $(BUILD)/bpf)\"
 
+# The benchmarks' arithmetic is the guest's (vmtest/guest/bench_stats.c).
+$(BUILD)/unit/test_bench_stats $(BUILD)/unit-valgrind/test_bench_stats: \
+	vmtest/guest/bench_stats.c vmtest/guest/bench_stats.h
+$(BUILD)/unit/test_bench_stats $(BUILD)/unit-valgrind/test_bench_stats: \
+	IPCW_CFLAGS += -Ivmtest/guest
+
 unit-tests: $(UNIT_TESTS)
 	@for t in $(UNIT_TESTS); do \
 		CMOCKA_MESSAGE_OUTPUT=TAP $$t || status=1; \
