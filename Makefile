@@ -227,7 +227,7 @@ GUEST_HEADERS := $(wildcard $(GUEST_DIR)/*.h)
 # and two hooks that differ (kernel-patches/testonly), not the
 # tracepoints; Debian's own kernel has no tracepoints and no fault
 # injection: only what a stock kernel can do.
-SUITES_main    := conformance,tracepoints,ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce,ipcwatch_storm
+SUITES_main    := conformance,tracepoints,ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce,ipcwatch_storm,bench_smoke
 SUITES_preseed := conformance,ipcwatch_probe
 SUITES_stock   := ipcwatch_probe,ipcwatch_events,ipcwatch_limits,ipcwatch_top,ipcwatch_enforce
 XFAIL_main     :=
@@ -239,7 +239,7 @@ IPCWATCH_GUEST := $(GUEST_OUT)/ipcwatch_events $(GUEST_OUT)/ipcwatch_limits \
 		  $(GUEST_DIR)/alert_sleeper $(GUEST_DIR)/alert_leaver \
 		  $(GUEST_OUT)/alert_probe $(BUILD)/ipcwatch
 GUEST_PROGS_main := $(GUEST_OUT)/conformance $(GUEST_OUT)/tracepoints $(IPCWATCH_GUEST) \
-		    $(GUEST_OUT)/ipcwatch_storm $(GUEST_OUT)/storm
+		    $(GUEST_OUT)/ipcwatch_storm $(GUEST_OUT)/storm $(GUEST_OUT)/bench_smoke
 GUEST_PROGS_preseed := $(GUEST_OUT)/conformance $(GUEST_OUT)/ipcwatch_probe \
 		       $(BUILD)/ipcwatch
 GUEST_PROGS_stock := $(IPCWATCH_GUEST)
@@ -321,25 +321,61 @@ vmtest: $(BUILD)/kernel-$(KERNEL).path $(BUILD)/initramfs-$(KERNEL).cpio.gz
 check: deps
 	@scripts/check.sh
 
-# Benchmarks report numbers; they never pass or fail on time.
-$(GUEST_OUT)/bench_top: $(GUEST_DIR)/bench_top.c $(GUEST_DIR)/runner.c \
-		$(GUEST_COMMON) $(GUEST_HEADERS)
-	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c
+# Benchmarks report numbers; they never pass or fail on time. One
+# harness (vmtest/guest/bench.c), built twice: bench for make bench,
+# bench_smoke (tiny sizes, checks only) for the main kernel's suites.
+BENCH_SRCS := $(GUEST_DIR)/bench.c $(GUEST_DIR)/bench_stats.c $(GUEST_COMMON)
 
-$(BUILD)/initramfs-bench.cpio.gz: $(GUEST_OUT)/bench_top $(BUILD)/ipcwatch \
-		vmtest/guest/init vmtest/build-initramfs.sh
-	vmtest/build-initramfs.sh $@ $(GUEST_OUT)/bench_top $(BUILD)/ipcwatch
+$(GUEST_OUT)/bench: $(BENCH_SRCS) $(GUEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -ljson-c -lpthread
+
+$(GUEST_OUT)/bench_smoke: $(BENCH_SRCS) $(GUEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -DBENCH_SMOKE -o $@ $(filter %.c,$^) -ljson-c -lpthread
+
+# The bench initramfs alone has the peer tools: Debian's bpftrace with
+# its libraries (vmtest/bench-tools.sh), util-linux's ipcs and lsipc.
+$(BUILD)/initramfs-bench.cpio.gz: $(GUEST_OUT)/bench $(BUILD)/ipcwatch \
+		vmtest/guest/init vmtest/build-initramfs.sh vmtest/bench-tools.sh
+	tools=$$(vmtest/bench-tools.sh) && \
+	vmtest/build-initramfs.sh $@ --tool "$$tools/root:/usr/bin/bpftrace" \
+		--tool /usr/bin/ipcs --tool /usr/bin/lsipc \
+		$(GUEST_OUT)/bench $(BUILD)/ipcwatch
 
 bisect-check: deps
 	@vmtest/bisect-check.sh main
 	@vmtest/bisect-check.sh preseed
 
-bench: $(BUILD)/kernel-main.path $(BUILD)/initramfs-bench.cpio.gz
-	@vmtest/boot.sh "$$(cat $<)" $(BUILD)/initramfs-bench.cpio.gz \
-		$(BUILD)/bench bench_top main
-	@grep '^# bench:' $(BUILD)/bench/results.tap | sed 's/^# //'
-	@vmtest/report.sh --suites bench_top bench $(BUILD)/bench > /dev/null
+# make bench: one guest run per kernel of BENCH_KERNELS (the bench
+# kernel, then Debian's), each measuring every configuration side by
+# side; then scripts/bench-report.sh writes docs/benchmarks.{json,md}.
+BENCH_KERNELS  ?= bench stock
+BENCH_CYCLES   ?= 3
+BENCH_ROUNDS   ?= 5
+BENCH_OPS      ?= 100000
+BENCH_SECTIONS ?= semop,contended,flood,top,start,enforce,attachload
+BENCH_TIMEOUT  ?= 3000
+BENCH_APPEND   := tsc=reliable ipcwatch.bench_cycles=$(BENCH_CYCLES) \
+		  ipcwatch.bench_rounds=$(BENCH_ROUNDS) ipcwatch.bench_ops=$(BENCH_OPS) \
+		  ipcwatch.bench_sections=$(BENCH_SECTIONS)
+
+bench: $(patsubst %,$(BUILD)/kernel-%.path,$(BENCH_KERNELS)) \
+		$(BUILD)/initramfs-bench.cpio.gz
+	@for k in $(BENCH_KERNELS); do \
+		start=$$(date +%s); \
+		SUITE_TIMEOUT=$(BENCH_TIMEOUT) VM_TIMEOUT=$$(($(BENCH_TIMEOUT) + 300)) \
+		VM_MEMORY=2048 VM_APPEND="$(BENCH_APPEND)" \
+		vmtest/boot.sh "$$(cat $(BUILD)/kernel-$$k.path)" \
+			$(BUILD)/initramfs-bench.cpio.gz $(BUILD)/bench-$$k bench \
+			$$([ $$k = stock ] && echo stock || echo bench); \
+		echo $$(( $$(date +%s) - start )) > $(BUILD)/bench-$$k/seconds; \
+		vmtest/report.sh --suites bench bench-$$k $(BUILD)/bench-$$k \
+			> $(BUILD)/bench-$$k/report.txt || \
+			tail -5 $(BUILD)/bench-$$k/report.txt; \
+	done
+	@scripts/bench-report.sh --make "$(BENCH_CYCLES) $(BENCH_ROUNDS) $(BENCH_OPS) $(BENCH_SECTIONS)" \
+		$(patsubst %,$(BUILD)/bench-%,$(BENCH_KERNELS))
 
 # ---- demo -------------------------------------------------------------------
 

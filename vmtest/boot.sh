@@ -8,7 +8,9 @@
 # own). PROFILE (main, preseed or stock; default main) tells the suites
 # which kernel they run on, through ipcwatch.kernel= on the command line,
 # and adds what that kernel's run needs: the pre-seed kernel boots with
-# the BPF LSM off, so the suites can show enforce refusing to start.
+# the BPF LSM off, so the suites can show enforce refusing to start;
+# the bench kernel trusts the TSC (tsc=reliable: no watchdog demoting it
+# to a jiffies clock under emulation, so the timings are cycle-exact).
 # SUITE_TIMEOUT (seconds, default 600) bounds each suite.
 # VM_APPEND is added to the guest's command line: options of the suites
 # (ipcwatch.storm_seed=S, ipcwatch.storm_duration=SECONDS, ...).
@@ -111,7 +113,8 @@ preseed) cmdline+=" lsm=capability" ;;
 # Debian's kernel: its own mitigations cost much under emulation and
 # are not what is tested
 stock) cmdline+=" mitigations=off" ;;
-*) die "unknown profile '$profile' (main, preseed or stock)" ;;
+bench) cmdline+=" tsc=reliable" ;;
+*) die "unknown profile '$profile' (main, preseed, stock or bench)" ;;
 esac
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.tap"

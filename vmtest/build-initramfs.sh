@@ -3,7 +3,8 @@
 # programs given, under /tests (or /demo with --demo). A dynamically
 # linked program brings its shared libraries along, from this machine.
 #
-#   vmtest/build-initramfs.sh OUT.cpio.gz [--sysroot DIR] [--demo DIR] PROGRAM...
+#   vmtest/build-initramfs.sh OUT.cpio.gz [--sysroot DIR] [--demo DIR]
+#                             [--tool [ROOT:]PATH]... PROGRAM...
 #
 # --sysroot: the programs are of another architecture (vmtest/sysroot.sh);
 # busybox and the libraries come from that sysroot, found through the
@@ -23,6 +24,11 @@ if [ "${1:-}" = --demo ]; then
 	demo=$2
 	shift 2
 fi
+tools=()
+while [ "${1:-}" = --tool ]; do
+	tools+=("$2")
+	shift 2
+done
 # Static means no program interpreter; scripts are taken as they are.
 is_static() {
 	[ "$(head -c2 "$1")" = "#!" ] ||
@@ -99,6 +105,30 @@ copy_sysroot_libraries() {
 for prog in "$@"; do
 	is_static "$prog" || copy_libraries "$prog"
 	install -m 755 "$prog" "$stage/tests/"
+done
+# copy_tool ROOT PATH: ROOT/PATH at PATH, and its libraries, found in
+# ROOT's multiarch directory first; a library of ROOT goes to its path
+# within ROOT. Copies dereference and replace, so nothing is written
+# through a link.
+copy_tool() {
+	local root=$1 path=$2 lib dest
+	mkdir -p "$stage$(dirname "$path")"
+	cp -L --remove-destination "$root$path" "$stage$path"
+	chmod 755 "$stage$path"
+	for lib in $(LD_LIBRARY_PATH=${root:+$root/usr/lib/x86_64-linux-gnu:$root/lib/x86_64-linux-gnu} \
+			ldd "$root$path" | grep -o '/[^ ]*'); do
+		dest=$lib
+		[ -n "$root" ] && [ "${lib#"$root"}" != "$lib" ] && dest=${lib#"$root"}
+		[ -e "$stage$dest" ] && continue
+		mkdir -p "$stage$(dirname "$dest")"
+		cp -L --remove-destination "$lib" "$stage$dest"
+	done
+}
+for tool in "${tools[@]}"; do
+	case "$tool" in
+	*:*) copy_tool "${tool%%:*}" "${tool#*:}" ;;
+	*) copy_tool "" "$tool" ;;
+	esac
 done
 if [ -n "$demo" ]; then
 	cp -r "$demo"/. "$stage/demo/"
