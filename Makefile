@@ -14,7 +14,11 @@
 #                  fuzzing, valgrind, ...)
 #   make fuzz      the libFuzzer targets, FUZZ_SECONDS (20) each
 #   make valgrind  the unit tests once under valgrind
-#   make bench     CPU cost of ipcwatch top at 32768 segments / 32000 sem sets
+#   make bench     issue 14's benchmarks, one guest run per kernel of
+#                  BENCH_KERNELS (bench: the patched kernel without debug
+#                  options; stock), BENCH_CYCLES/ROUNDS/OPS/SECTIONS/TIMEOUT;
+#                  writes docs/benchmarks.{md,json}; never passes or fails
+#                  on time (docs/vmtest.md)
 #   make bisect-check  every kernel patch builds on its own (both series)
 #
 # Build output goes to build/ (build/arm64/ when cross-building); the
