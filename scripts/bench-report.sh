@@ -104,9 +104,10 @@ def flood_table:
   [.results[] | select(.section == "flood")] as $f
   | [.results[] | select(.section == "flood_summary")][0] as $sum
   | if ($f | length) == 0 then "" else
-  "### shmget() + IPC_RMID flood, default ring buffer (1 MiB)\n\n" +
-  "| target iterations/s | mode | produced/s | delivered/s | lost | delivered + lost = produced |\n|---|---|---|---|---|---|\n" +
-  ([$f[] | "| \(if .target_iterations_per_s == 0 then "unpaced" else (.target_iterations_per_s | r0) end) | \(.mode) | \(.produced_per_s | r0) | \(.delivered_per_s | r0) | \(.lost) | \(if .accounted then "yes" else "**no**" end) (\(.delivered) + \(.lost) = \(.produced)) |"] | join("\n")) +
+  "### shmget() + IPC_RMID flood (ring buffer 1 MiB, the default, unless said)\n\n" +
+  "An iteration is a shmget() and its IPC_RMID: \(($f[0].events_per_iteration // 0)) events (shm_create, shmctl, shm_destroy). Rates paced per millisecond; unpaced is as fast as one task can.\n\n" +
+  "| target iterations/s | buffer | mode | produced/s | delivered/s | lost | delivered + lost = produced |\n|---|---|---|---|---|---|---|\n" +
+  ([$f[] | "| \(if .target_iterations_per_s == 0 then "unpaced" else (.target_iterations_per_s | r0) end) | \(.buffer // "1M") | \(.mode) | \(.produced_per_s | r0) | \(.delivered_per_s | r0) | \(.lost) | \(if .accounted then "yes" else "**no**" end) (\(.delivered) + \(.lost) = \(.produced)) |"] | join("\n")) +
   "\n\n- highest delivered rate with no loss: \($sum.max_lossless_delivered_per_s | r0) events/s; " +
   (if $sum.loss_begins_produced_per_s < 0 then "no loss at any rate the guest produced" else "loss begins at \($sum.loss_begins_produced_per_s | r0) events/s produced" end) +
   "\n- target, no loss at the highest shmget rate the guest can produce (unpaced, \($sum.unpaced_iterations_per_s | r0) iterations/s): " +
@@ -119,8 +120,9 @@ def top_table:
   "### ipcwatch top -b -n 1 against ipcs and lsipc\n\n" +
   "CPU: user + system time of the whole process (ipcwatch: loading its BPF programs included); " +
   "refresh: the CPU of the refresh itself (--stats).\n\n" +
-  "| objects | count | tool | CPU ms | refresh CPU ms | wall ms | max RSS KiB |\n|---|---|---|---|---|---|---|\n" +
-  ([$t[] | "| \(.objects) | \(.count) | \(.name) | \(.cpu_ms | r0) | \(.refresh_cpu_ms | r2) | \(.wall_ms | r0) | \(.max_rss_kib) |"] | join("\n")) +
+  "Max RSS is the kernel's high-water mark of the process, whose floor is the harness's resident set at the fork (shown).\n\n" +
+  "| objects | count | tool | CPU ms | refresh CPU ms | wall ms | max RSS KiB | harness RSS KiB |\n|---|---|---|---|---|---|---|---|\n" +
+  ([$t[] | "| \(.objects) | \(.count) | \(.name) | \(.cpu_ms | r0) | \(.refresh_cpu_ms | r2) | \(.wall_ms | r0) | \(.max_rss_kib) | \(.harness_rss_kib // "-") |"] | join("\n")) +
   "\n\n" +
   ([$t[] | select(.objects == "segments" and .name == "ipcwatch_top")] | max_by(.count)) as $top
   | ([$t[] | select(.objects == "segments" and .name == "lsipc_m" and .count == $top.count)][0]) as $ls
