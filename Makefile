@@ -358,7 +358,7 @@ BENCH_KERNELS  ?= bench stock
 BENCH_CYCLES   ?= 3
 BENCH_ROUNDS   ?= 5
 BENCH_OPS      ?= 100000
-BENCH_SECTIONS ?= semop,contended,flood,top,start,enforce,attachload
+BENCH_SECTIONS ?= semop,contended,flood,top,start,enforce
 BENCH_TIMEOUT  ?= 1800
 BENCH_APPEND   := tsc=reliable ipcwatch.bench_cycles=$(BENCH_CYCLES) \
 		  ipcwatch.bench_rounds=$(BENCH_ROUNDS) ipcwatch.bench_ops=$(BENCH_OPS) \
