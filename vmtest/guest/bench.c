@@ -1194,6 +1194,7 @@ static void attach_and_load(const char *mode, bool under_load)
 	bool started = false;
 	pid_t pid = -1;
 	json_object *o;
+	static int serial;
 	int i;
 
 	printf("# attachload: %s, %s\n", name,
@@ -1233,20 +1234,24 @@ static void attach_and_load(const char *mode, bool under_load)
 	add_int(o, "events", count_records(t.out, NULL));
 	add_int(o, "exit", t.status);
 	result(o);
-	tap_ok(started && after > before, "attachload.%s_%s.load_goes_on", name,
-	       under_load ? "under_load" : "before_load");
+	tap_ok(started && after > before, "attachload.%s_%s_%d.load_goes_on",
+	       name, under_load ? "under_load" : "before_load", serial++);
 	tool_clean(&t);
 	munmap((void *)done, 4096);
 }
 
+/* each order and mode once, then fentry under load again per cycle */
 static void bench_attachload(void)
 {
+	int c;
+
 	attach_and_load("--mode=fentry", false);
 	if (patched) {
 		attach_and_load("--mode=tracepoint", false);
 		attach_and_load("--mode=tracepoint", true);
 	}
-	attach_and_load("--mode=fentry", true);
+	for (c = 0; c < cycles; c++)
+		attach_and_load("--mode=fentry", true);
 }
 
 /* ---- main ------------------------------------------------------------------------ */
