@@ -52,7 +52,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 printf '%s\n' "${kernels[@]}" | jq -s \
 	--arg cmd "make bench BENCH_CYCLES=$cycles BENCH_ROUNDS=$rounds BENCH_OPS=$ops BENCH_SECTIONS=$sections" \
 	--arg cpu "$cpu" --argjson cores "$(nproc)" --arg qemu "$qemu" \
-	--arg date "$(date -u +%Y-%m-%dT%H:%MZ)" \
+	--arg date "$(date -u -r "$1/results.tap" +%Y-%m-%dT%H:%MZ)" \
 	'{command: $cmd, date: $date,
 	  host: {cpu_model: $cpu, cores: $cores, qemu: $qemu,
 		 accel: "TCG (2 vCPUs)"},
@@ -171,7 +171,7 @@ def attach_table:
 "[benchmarks.json](benchmarks.json)). Numbers only: nothing here passes or fails on time. " +
 "Absolute times under emulation mean little; each figure is a ratio taken side by side " +
 "in one guest run per kernel, every configuration interleaved over the cycles.\n\n" +
-"Reproduce: `flock /tmp/vmtest.lock \(.command)` (\(.date)).\n\n" +
+"Reproduce: `flock /tmp/vmtest.lock \(.command)` (run \(.date); BENCH_TIMEOUT only bounds the guest).\n\n" +
 "Machine: \(.host.cpu_model), \(.host.cores) cores; \(.host.qemu), \(.host.accel).\n\n" +
 ([.kernels[] |
   "## Kernel \(.machine.release // .label) (\(.label))\n\n" +

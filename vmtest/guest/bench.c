@@ -1183,12 +1183,23 @@ static void bench_enforce(void)
  * last: where it hangs, the guest is lost). Not in make bench's default
  * sections; BENCH_SECTIONS=attachload runs it alone.
  */
+/*
+ * The same with bpftrace on the functions where the task was found
+ * stuck (entry and exit of newseg, entry of the shmctl system call): one
+ * tool, other programs, the same kind of trampoline updates.
+ */
+#define BPFTRACE_SHM "kfunc:newseg { @n = count(); } kretfunc:newseg { @r = count(); } " \
+		     "kfunc:__x64_sys_shmctl { @c = count(); }"
+
 static void attach_and_load(const char *mode, bool under_load)
 {
 	volatile long *done = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	const char *argv[] = { IPCWATCH, "events", "--json", mode, NULL };
-	const char *name = mode + strlen("--mode=");
+	bool bt = !strcmp(mode, "bpftrace");
+	const char *argv[] = { bt ? BPFTRACE : IPCWATCH, bt ? "-e" : "events",
+			       bt ? BPFTRACE_SHM : "--json", bt ? NULL : mode, NULL };
+	const char *name = bt ? "bpftrace_kfunc" : mode + strlen("--mode=");
+	const char *ready = bt ? "Attaching" : "watching in";
 	struct tool t;
 	long before, after;
 	bool started = false;
@@ -1202,7 +1213,7 @@ static void attach_and_load(const char *mode, bool under_load)
 	fflush(stdout);
 	if (!under_load) {
 		tool_spawn(&t, argv);
-		started = tool_wait_for(&t, "watching in", false, 120);
+		started = tool_wait_for(&t, ready, bt, 120);
 	}
 	pid = fork();
 	if (pid == 0) {
@@ -1216,8 +1227,10 @@ static void attach_and_load(const char *mode, bool under_load)
 	sleep_ms(500);
 	if (under_load) {
 		tool_spawn(&t, argv);
-		started = tool_wait_for(&t, "watching in", false, 120);
+		started = tool_wait_for(&t, ready, bt, 120);
 	}
+	if (bt)		/* "Attaching" comes before the attach */
+		sleep_ms(3000);
 	before = *done;
 	sleep_ms(2000);
 	after = *done;
@@ -1240,7 +1253,10 @@ static void attach_and_load(const char *mode, bool under_load)
 	munmap((void *)done, 4096);
 }
 
-/* each order and mode once, then fentry under load again per cycle */
+/*
+ * Each order and mode once, then per cycle bpftrace under load, then
+ * fentry mode under load (the case that hung, last).
+ */
 static void bench_attachload(void)
 {
 	int c;
@@ -1250,6 +1266,9 @@ static void bench_attachload(void)
 		attach_and_load("--mode=tracepoint", false);
 		attach_and_load("--mode=tracepoint", true);
 	}
+	if (!access(BPFTRACE, X_OK))
+		for (c = 0; c < cycles; c++)
+			attach_and_load("bpftrace", true);
 	for (c = 0; c < cycles; c++)
 		attach_and_load("--mode=fentry", true);
 }
