@@ -26,6 +26,7 @@ struct parse {
 	char *err;
 	size_t errlen, errused;
 	int errors;
+	bool too_many_rules;	/* said once, not once per rule past it */
 	uint64_t mem_total;
 	bool mode_given[POLICY_MAX_RULES];
 	char *text;		/* the whole line the reader read */
@@ -227,8 +228,12 @@ static struct policy_rule *new_rule(struct parse *ps, const char *name)
 		}
 	}
 	if (p->nrules == POLICY_MAX_RULES) {
-		error_at(ps, ps->section_line, "more than %d rules",
-			 POLICY_MAX_RULES);
+		if (ps->too_many_rules)
+			ps->errors++;
+		else
+			error_at(ps, ps->section_line, "more than %d rules",
+				 POLICY_MAX_RULES);
+		ps->too_many_rules = true;
 		return NULL;
 	}
 	r = &p->rules[p->nrules++];

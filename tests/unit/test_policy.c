@@ -348,6 +348,28 @@ static void policy_from_a_stream(void **state)
 	assert_int_equal(pol.rules[0].max_segment_bytes.bytes, 1ULL << 30);
 }
 
+/* A policy past the rule limit: one line for it, however far past. */
+static void policy_too_many_rules_once(void **state)
+{
+	static char text[8192];
+	char err[4096];
+	size_t used = 0;
+	FILE *f;
+	int i;
+
+	(void)state;
+	for (i = 0; i < POLICY_MAX_RULES + 5; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "[rule r%d]\nuid = %d\nmax_segments = 1\n",
+					 i, i);
+	f = fmemopen(text, used, "r");
+	assert_non_null(f);
+	assert_int_equal(policy_load_file(f, "n.ini", MEM_TOTAL, &pol, err,
+					  sizeof(err)), -1);
+	fclose(f);
+	assert_string_equal(err, "n.ini:97: more than 32 rules\n");
+}
+
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -424,6 +446,7 @@ int main(void)
 		cmocka_unit_test(policy_describe_in_words),
 		cmocka_unit_test(policy_from_a_stream),
 		cmocka_unit_test(policy_long_lines),
+		cmocka_unit_test(policy_too_many_rules_once),
 	};
 	int n = 0;
 
