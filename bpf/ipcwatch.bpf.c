@@ -1476,7 +1476,7 @@ enum sleep_state {
 	SLEEP_ASLEEP,		/* sem_block reported */
 	SLEEP_WAKER,		/* asleep, and a waker stored a result */
 	SLEEP_WOKEN,		/* woken without a result: signal, spurious */
-	SLEEP_TIMED_OUT,	/* the timeout reported */
+	SLEEP_HELD,		/* timed out: its -EAGAIN in held_wakes */
 };
 
 #define SLEEP_STATE(w)		((__u32)((w) & 0xf))
@@ -1658,6 +1658,144 @@ static __always_inline bool sleep_cas(struct sem_sleeper *s, __u64 old,
 	return __sync_val_compare_and_swap(&s->word, old, new) == old;
 }
 
+/*
+ * A timed-out sleep's -EAGAIN, held until the sleeper is past its
+ * re-check under the lock: a waker storing a result before that makes
+ * the result its own. Whoever decides first swaps `decided`: a waker
+ * (lost: the sleeper got a result no program of ours sees), the
+ * sleeper's next sleep, signal or exit, or the timer, which releases it
+ * once the task has left the system call, slept again or is not
+ * running (between the wake-up and the re-check it only runs or spins).
+ */
+#define HOLD_NS			1000000	/* the timer's period */
+#define CLOCK_MONOTONIC		1
+#define ENOSYS			38
+
+struct held_wake {
+	struct bpf_timer timer;
+	struct ipcw_event e;	/* the sem_wake, the sleeper's header */
+	__u64 task;		/* the sleeper, as a number */
+	__u64 regs;		/* its system call's registers, likewise */
+	__u64 nvcsw;		/* its voluntary switches when it woke */
+	__u64 nr;		/* its system call */
+	__u64 decided;		/* 64 bits: BPF's compare-and-swap */
+	__u32 wanted;		/* by the filters, judged in its context */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);		/* tid */
+	__type(value, struct held_wake);
+} held_wakes SEC(".maps");
+
+/* zeroes of a held_wake's size, to insert one (no timer in a per-CPU
+ * map) */
+struct held_wake_zero {
+	char bytes[sizeof(struct held_wake)];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct held_wake_zero);
+} held_wake_zero SEC(".maps");
+
+static __always_inline void release_held_wake(struct held_wake *h)
+{
+	if (!__sync_bool_compare_and_swap(&h->decided, 0, 1))
+		return;
+	if (h->wanted && bpf_ringbuf_output(&events, &h->e, sizeof(h->e), 0))
+		count_lost();
+}
+
+/* Whether the sleeper is past its re-check, seen from elsewhere. */
+static __always_inline bool held_past(const struct held_wake *h)
+{
+	struct task_struct *t = (void *)h->task;
+
+	if (BPF_CORE_READ(t, __state) != 0 ||	/* not TASK_RUNNING */
+	    BPF_CORE_READ(t, nvcsw) != h->nvcsw)
+		return true;
+#if defined(__TARGET_ARCH_x86)
+	{
+		struct pt_regs *regs = (void *)h->regs;
+
+		/* ax is -ENOSYS until the system call returns */
+		if ((long)BPF_CORE_READ(regs, ax) != -ENOSYS ||
+		    BPF_CORE_READ(regs, orig_ax) != h->nr)
+			return true;
+	}
+#endif
+	return false;
+}
+
+static int held_wake_fire(void *map, __u32 *key, struct held_wake *h)
+{
+	if (!h->decided && !held_past(h)) {
+		bpf_timer_start(&h->timer, HOLD_NS, 0);
+		return 0;
+	}
+	release_held_wake(h);
+	bpf_map_delete_elem(map, key);
+	return 0;
+}
+
+/* The sleeper decides its own held -EAGAIN: it is past the re-check. */
+static __always_inline void release_own_held(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct held_wake *h = bpf_map_lookup_elem(&held_wakes, &tid);
+
+	if (!h)
+		return;
+	release_held_wake(h);
+	bpf_map_delete_elem(&held_wakes, &tid);
+}
+
+/* Hold the -EAGAIN of a timeout; false if it cannot be held. */
+static __always_inline bool hold_timeout(struct task_struct *task,
+					 const struct sem_sleeper *s)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
+	struct held_wake_zero *z = bpf_map_lookup_elem(&held_wake_zero, &zero);
+	struct held_wake *h;
+
+	if (!z)
+		return false;
+	/* a finished one the timer has not deleted yet */
+	bpf_map_delete_elem(&held_wakes, &tid);
+	if (bpf_map_update_elem(&held_wakes, &tid, z, BPF_NOEXIST))
+		return false;
+	h = bpf_map_lookup_elem(&held_wakes, &tid);
+	if (!h)
+		return false;
+	event_header(&h->e, IPCW_SEM_WAKE, s->ipcns);
+	h->e.sem_wake.id = s->semid;
+	h->e.sem_wake.err = EAGAIN;
+	h->e.sem_wake.timed_out = 1;
+	h->e.sem_wake.timed_out_known = 1;
+	h->e.sem_wake.slept_ns = h->e.ts_ns - s->ts_ns;
+	h->e.sem_wake.sem_num = s->sem_num;
+	h->e.sem_wake.sem_op = s->sem_op;
+	h->wanted = wanted(s->ipcns, true);
+	h->task = (__u64)task;
+	h->regs = bpf_task_pt_regs(task);
+	h->nvcsw = BPF_CORE_READ(task, nvcsw);
+#if defined(__TARGET_ARCH_x86)
+	h->nr = BPF_CORE_READ((struct pt_regs *)h->regs, orig_ax);
+#endif
+	if (bpf_timer_init(&h->timer, &held_wakes, CLOCK_MONOTONIC) ||
+	    bpf_timer_set_callback(&h->timer, held_wake_fire) ||
+	    bpf_timer_start(&h->timer, HOLD_NS, 0)) {
+		bpf_map_delete_elem(&held_wakes, &tid);
+		return false;
+	}
+	return true;
+}
+
 static __always_inline void sleeper_wake(const struct sem_sleeper *s, int err,
 					 int timed_out)
 {
@@ -1689,6 +1827,8 @@ int BPF_PROG(fe_sem_sleep, ktime_t *expires, __u64 delta, int how)
 	}
 	w = s->word;
 	st = SLEEP_STATE(w);
+	if (st == SLEEP_HELD)
+		release_own_held();
 	ns = BPF_CORE_READ(task, nsproxy, ipc_ns);
 	sma = sem_array_of(ns, c.semid);
 	q = sma ? our_queue(sma, &c, (__u64)task) : 0;
@@ -1767,7 +1907,7 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 		if (status != -EINTR)
 			next = SLEEP_IDLE;
 		else if (ret == 0)
-			next = SLEEP_TIMED_OUT;
+			next = SLEEP_HELD;
 		else
 			next = SLEEP_WOKEN;
 		if (sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), next)))
@@ -1779,8 +1919,10 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 	}
 	if (next == SLEEP_IDLE)
 		sleeper_wake(s, status, 0);
-	else if (next == SLEEP_TIMED_OUT)
-		sleeper_wake(s, -EAGAIN, 1);
+	else if (next == SLEEP_HELD && !hold_timeout(task, s) &&
+		 sleep_cas(s, SLEEP_WORD(SLEEP_SEQ(w), next),
+			   SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+		count_lost();
 	return 0;
 }
 
@@ -1810,13 +1952,13 @@ int BPF_PROG(fe_sem_waker, struct wake_q_head *head, struct task_struct *task)
 		w = s->word;
 		st = SLEEP_STATE(w);
 	}
-	if (st != SLEEP_WOKEN && st != SLEEP_TIMED_OUT)
+	if (st != SLEEP_WOKEN && st != SLEEP_HELD)
 		return 0;
 	/*
 	 * The sleeper read -EINTR before this store and will find it at
 	 * its re-check: its result is ours, after no program of the
-	 * sleeper's (woken: nothing reported; timed out: the -EAGAIN
-	 * reported was not the result). Either is lost.
+	 * sleeper's (woken: nothing reported; timed out: the -EAGAIN held
+	 * is not the result). Either is lost.
 	 */
 	q = s->q;
 	bpf_probe_read_kernel(&who, sizeof(who),
@@ -1825,9 +1967,18 @@ int BPF_PROG(fe_sem_waker, struct wake_q_head *head, struct task_struct *task)
 	bpf_probe_read_kernel(&status, sizeof(status),
 			      (void *)q + bpf_core_field_offset(struct sem_queue,
 								status));
-	if (who == (__u64)task && status != -EINTR &&
-	    sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
-		count_lost();
+	if (who != (__u64)task || status == -EINTR ||
+	    !sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+		return 0;
+	if (st == SLEEP_HELD) {
+		__u32 tid = BPF_CORE_READ(task, pid);
+		struct held_wake *h = bpf_map_lookup_elem(&held_wakes, &tid);
+
+		/* the timer deletes it; not released if decided before */
+		if (!h || !__sync_bool_compare_and_swap(&h->decided, 0, 1))
+			return 0;
+	}
+	count_lost();
 	return 0;
 }
 
@@ -1843,6 +1994,12 @@ int BPF_PROG(tp_sem_signal, int sig, struct kernel_siginfo *info,
 	if (!s)
 		return 0;
 	w = s->word;
+	/* a timeout wins over a signal at the re-check */
+	if (SLEEP_STATE(w) == SLEEP_HELD &&
+	    sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE))) {
+		release_own_held();
+		return 0;
+	}
 	if (SLEEP_STATE(w) != SLEEP_WOKEN ||
 	    !sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
 		return 0;
@@ -2272,6 +2429,8 @@ int BPF_PROG(tp_thread_exit, struct task_struct *task)
 	 * itself goes with the task */
 	if (st == SLEEP_ASLEEP || st == SLEEP_WAKER || st == SLEEP_WOKEN)
 		count_lost();
+	if (st == SLEEP_HELD)
+		release_own_held();
 	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
 	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
 	bpf_map_delete_elem(&destroy_ctx, &pid_tgid);
