@@ -1785,7 +1785,11 @@ static __always_inline bool hold_timeout(struct task_struct *task,
 	h->regs = bpf_task_pt_regs(task);
 	h->nvcsw = BPF_CORE_READ(task, nvcsw);
 #if defined(__TARGET_ARCH_x86)
-	h->nr = BPF_CORE_READ((struct pt_regs *)h->regs, orig_ax);
+	{
+		struct pt_regs *regs = (void *)h->regs;
+
+		h->nr = BPF_CORE_READ(regs, orig_ax);
+	}
 #endif
 	if (bpf_timer_init(&h->timer, &held_wakes, CLOCK_MONOTONIC) ||
 	    bpf_timer_set_callback(&h->timer, held_wake_fire) ||
@@ -1889,6 +1893,7 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 	struct semop_call c;
 	struct sem_sleeper *s;
 	__u32 st, next = SLEEP_IDLE;
+	struct sem_queue *q;
 	int status = 0, i;
 	__u64 w = 0;
 
@@ -1903,7 +1908,9 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 		st = SLEEP_STATE(w);
 		if (st != SLEEP_ASLEEP && st != SLEEP_WAKER)
 			return 0;
-		status = BPF_CORE_READ((struct sem_queue *)s->q, status);
+		q = (struct sem_queue *)s->q;	/* a local: CO-RE reads
+						 * relocate kernel types only */
+		status = BPF_CORE_READ(q, status);
 		if (status != -EINTR)
 			next = SLEEP_IDLE;
 		else if (ret == 0)
