@@ -186,6 +186,13 @@ static __always_inline __u32 current_ipcns(void)
 	return BPF_CORE_READ(task, nsproxy, ipc_ns, ns.inum);
 }
 
+static __always_inline struct sem_array *
+to_sem_array(const struct kern_ipc_perm *perm)
+{
+	return (void *)perm - bpf_core_field_offset(struct sem_array,
+						    sem_perm);
+}
+
 /* The limits a creation was judged by, each read once. */
 struct shm_limits {
 	__u64 shmmax;
@@ -1022,11 +1029,16 @@ static __always_inline void on_obtain_object_exit(struct kern_ipc_perm *ret)
 					   f_inode, i_size);
 }
 
-SEC("fexit/ipc_obtain_object_check")
-int BPF_PROG(fx_ipc_obtain_object_check, struct ipc_ids *ids, int id,
-	     struct kern_ipc_perm *ret)
+/*
+ * fentry mode: the LSM hook do_shmat() calls with the segment it found.
+ * ipc_obtain_object_check() would do as well, but every IPC lookup
+ * (every semop() among them) passes there.
+ */
+SEC("fentry/security_shm_shmat")
+int BPF_PROG(fe_security_shm_shmat, struct kern_ipc_perm *shp, char *shmaddr,
+	     int shmflg)
 {
-	on_obtain_object_exit(ret);
+	on_obtain_object_exit(shp);
 	return 0;
 }
 
@@ -1330,14 +1342,6 @@ static __always_inline void on_semtimedop_enter(struct sembuf *sops,
 	keep(&sem_sleepers, &pid_tgid, &s);
 }
 
-SEC("fentry/__do_semtimedop")
-int BPF_PROG(fe_do_semtimedop, int semid, struct sembuf *sops,
-	     unsigned int nsops, const struct timespec64 *timeout)
-{
-	on_semtimedop_enter(sops, timeout != NULL);
-	return 0;
-}
-
 SEC("kprobe/__do_semtimedop")
 int BPF_KPROBE(kp_do_semtimedop, int semid, struct sembuf *sops,
 	       unsigned int nsops, const struct timespec64 *timeout,
@@ -1385,14 +1389,6 @@ static __always_inline void on_atomic_semop_exit(struct sem_array *sma,
 	bpf_ringbuf_submit(e, 0);
 }
 
-SEC("fexit/perform_atomic_semop")
-int BPF_PROG(fx_perform_atomic_semop, struct sem_array *sma,
-	     struct sem_queue *q, int ret)
-{
-	on_atomic_semop_exit(sma, q, ret);
-	return 0;
-}
-
 SEC("kprobe/perform_atomic_semop")
 int BPF_KPROBE(kp_perform_atomic_semop, struct sem_array *sma,
 	       struct sem_queue *q)
@@ -1425,15 +1421,6 @@ static __always_inline void on_semtimedop_exit(int semid,
 	bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
 }
 
-SEC("fexit/__do_semtimedop")
-int BPF_PROG(fx_do_semtimedop, int semid, struct sembuf *sops,
-	     unsigned int nsops, const struct timespec64 *timeout,
-	     struct ipc_namespace *ns, long ret)
-{
-	on_semtimedop_exit(semid, ns, ret);
-	return 0;
-}
-
 SEC("kretprobe/__do_semtimedop")
 int BPF_KRETPROBE(kr_do_semtimedop, long ret)
 {
@@ -1441,6 +1428,589 @@ int BPF_KRETPROBE(kr_do_semtimedop, long ret)
 
 	if (kp_take(KP_SEMTIMEDOP, &a))
 		on_semtimedop_exit((int)a.a[0], (void *)a.a[1], ret);
+	return 0;
+}
+
+/*
+ * ---- fentry mode: semop() seen where it sleeps, and only there --------
+ *
+ * Nothing is attached on semop()'s own path: a semop() that does not
+ * block passes no program. Its only out-of-line call on the way to
+ * sleep is schedule_hrtimeout_range(), which poll(), select() and
+ * epoll_wait() call too; the programs there first compare the current
+ * task's system call number and leave at once for anything else.
+ *
+ * At the entry of that sleep the program finds the set from the system
+ * call's arguments (the IPC namespace's idr, the id's index, the id and
+ * its sequence checked) and our own struct sem_queue on the lists it can
+ * be on (sleeper == current; walked from the tail, list_add_tail() put
+ * it there), and reads what blocked from the queue the kernel keeps, not
+ * from the caller's memory. The result is the status the waker stores
+ * in that queue, read at the exit of the sleep. A waker that stores it
+ * between the sleeper's wake-up and its re-check under the lock is seen
+ * by the program on wake_q_add_safe(), which every semaphore waker calls
+ * right after the store; the -EINTR of a signal is told at the signal's
+ * delivery (signal_deliver), after the re-check. What cannot be decided
+ * exactly is counted in lost_events, never reported.
+ *
+ * Per-task state is in task local storage: a word of sequence and state
+ * changed with compare-and-swap only, as the waker runs on another CPU.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define NR_SEMOP		65
+#define NR_SEMTIMEDOP		220
+#define X32_SYSCALL_BIT		0x40000000UL
+#define TS_COMPAT		0x0002
+#elif defined(__TARGET_ARCH_arm64)
+/* asm-generic/unistd.h: __NR_semtimedop 192, __NR_semop 193 */
+#define NR_SEMOP		193
+#define NR_SEMTIMEDOP		192
+#endif
+#define EINTR			4
+#define EAGAIN			11
+#define SEM_LIST_WALK		32	/* queued after us, at most */
+#define IDR_LEVELS		6	/* 6 bits a level covers 24-bit indexes */
+
+enum sleep_state {
+	SLEEP_IDLE,		/* no sleep of ours in progress */
+	SLEEP_ASLEEP,		/* sem_block reported */
+	SLEEP_WAKER,		/* asleep, and a waker stored a result */
+	SLEEP_WOKEN,		/* woken without a result: signal, spurious */
+	SLEEP_HELD,		/* timed out: its -EAGAIN in held_wakes */
+};
+
+#define SLEEP_STATE(w)		((__u32)((w) & 0xf))
+#define SLEEP_SEQ(w)		((w) >> 4)
+#define SLEEP_WORD(seq, st)	(((seq) << 4) | (st))
+
+struct sem_sleeper {
+	__u64 word;		/* sequence << 4 | enum sleep_state */
+	__u64 ts_ns;
+	__u64 q;		/* our struct sem_queue, on our stack */
+	__s32 semid;
+	__u32 ipcns;
+	__u16 sem_num;
+	__s16 sem_op;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct sem_sleeper);
+} sem_tasks SEC(".maps");
+
+struct semop_call {
+	__u64 sops;		/* the caller's array (user memory) */
+	__s32 semid;
+	__u32 nsops;
+};
+
+/* Whether @task is in semop() or semtimedop() (native ABI), and its
+ * arguments. */
+static __always_inline bool in_semop(struct task_struct *task,
+				     struct semop_call *c)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	unsigned long nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+
+	if (nr != NR_SEMOP && nr != NR_SEMTIMEDOP)
+		return false;
+	/* an ia32 task's numbers are another table's */
+	if (BPF_CORE_READ(task, thread_info.status) & TS_COMPAT)
+		return false;
+	c->semid = (int)BPF_CORE_READ(regs, di);
+	c->sops = BPF_CORE_READ(regs, si);
+	c->nsops = (__u32)BPF_CORE_READ(regs, dx);
+	return true;
+#elif defined(__TARGET_ARCH_arm64)
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	int nr = BPF_CORE_READ(regs, syscallno);
+
+	if (nr != NR_SEMOP && nr != NR_SEMTIMEDOP)
+		return false;
+	c->semid = (int)BPF_CORE_READ(regs, orig_x0);
+	c->sops = BPF_CORE_READ(regs, regs[1]);
+	c->nsops = (__u32)BPF_CORE_READ(regs, regs[2]);
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* idr_find() on an xarray: the entry at @index, or 0. */
+static __always_inline __u64 idr_entry(__u64 entry, __u64 index)
+{
+	__u64 chunk = bpf_core_field_size(struct xa_node, slots) / 8;
+	__u32 slots = bpf_core_field_offset(struct xa_node, slots);
+	int level;
+
+	for (level = 0; level < IDR_LEVELS; level++) {
+		struct xa_node *node;
+		__u64 off;
+		__u8 shift;
+
+		/* not internal: an entry, which a lone head is for index 0 */
+		if ((entry & 3) != 2)
+			return level == 0 && index ? 0 : entry;
+		if (entry <= 4096)	/* retry, zero or sibling entry */
+			return 0;
+		node = (void *)(entry - 2);
+		shift = BPF_CORE_READ(node, shift);
+		if (shift > 63)
+			return 0;
+		off = index >> shift;
+		if (level == 0 && off >= chunk)
+			return 0;
+		off &= chunk - 1;
+		if (bpf_probe_read_kernel(&entry, sizeof(entry),
+					  (void *)node + slots + off * 8))
+			return 0;
+	}
+	return 0;
+}
+
+/* The set @semid of @ns, found as ipc_obtain_object_check() does. */
+static __always_inline __u64 sem_array_of(struct ipc_namespace *ns, int semid)
+{
+	__u64 head = (__u64)BPF_CORE_READ(ns, ids[0].ipcs_idr.idr_rt.xa_head);
+	int i;
+
+	/* the index is 15 bits, or 24 with ipcmni_extend */
+#pragma clang loop unroll(full)
+	for (i = 0; i < 2; i++) {
+		__u64 mask = i ? (1UL << 24) - 1 : (1UL << 15) - 1;
+		struct kern_ipc_perm *perm;
+
+		perm = (void *)idr_entry(head, (__u64)semid & mask);
+		if (perm && BPF_CORE_READ(perm, id) == semid &&
+		    !BPF_CORE_READ(perm, deleted))
+			return (__u64)to_sem_array(perm);
+	}
+	return 0;
+}
+
+/* Our queue on the list at @head, walked from its tail, or 0. */
+static __always_inline __u64 our_queue_on(__u64 head, __u64 task)
+{
+	__u32 prev = bpf_core_field_offset(struct list_head, prev);
+	__u32 list = bpf_core_field_offset(struct sem_queue, list);
+	__u32 sleeper = bpf_core_field_offset(struct sem_queue, sleeper);
+	__u64 pos = 0, who;
+	int i;
+
+	if (bpf_probe_read_kernel(&pos, sizeof(pos), (void *)head + prev))
+		return 0;
+	for (i = 0; i < SEM_LIST_WALK; i++) {
+		if (!pos || pos == head)
+			return 0;
+		if (!bpf_probe_read_kernel(&who, sizeof(who),
+					   (void *)pos - list + sleeper) &&
+		    who == task)
+			return pos - list;
+		if (bpf_probe_read_kernel(&pos, sizeof(pos), (void *)pos + prev))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * Where __do_semtimedop() queued us: a single operation on its
+ * semaphore's lists, or the set's when complex operations are pending
+ * (merge_queues() moves it there later too); complex operations on the
+ * set's.
+ */
+static __always_inline __u64 our_queue(__u64 sma, const struct semop_call *c,
+				       __u64 task)
+{
+	__u64 alter = sma + bpf_core_field_offset(struct sem_array,
+						  pending_alter);
+	__u64 cnst = sma + bpf_core_field_offset(struct sem_array,
+						 pending_const);
+	__u64 q, sem;
+	struct sembuf op;
+
+	if (c->nsops > 1) {
+		q = our_queue_on(alter, task);
+		return q ? q : our_queue_on(cnst, task);
+	}
+	/* the number from the caller's array: a queue found by it is ours,
+	 * and its values are read from the kernel's copy */
+	if (bpf_probe_read_user(&op, sizeof(op), (void *)c->sops) ||
+	    op.sem_num >= BPF_CORE_READ((struct sem_array *)sma, sem_nsems))
+		return 0;
+	sem = sma + bpf_core_field_offset(struct sem_array, sems) +
+	      (__u64)op.sem_num * bpf_core_type_size(struct sem);
+	q = our_queue_on(sem + bpf_core_field_offset(struct sem, pending_alter),
+			 task);
+	if (!q)
+		q = our_queue_on(sem + bpf_core_field_offset(struct sem,
+							     pending_const),
+				 task);
+	return q ? q : our_queue_on(alter, task);
+}
+
+static __always_inline bool sleep_cas(struct sem_sleeper *s, __u64 old,
+				      __u64 new)
+{
+	return __sync_val_compare_and_swap(&s->word, old, new) == old;
+}
+
+/*
+ * A timed-out sleep's -EAGAIN, held until the sleeper is past its
+ * re-check under the lock: a waker storing a result before that makes
+ * the result its own. Whoever decides first swaps `decided`: a waker
+ * (lost: the sleeper got a result no program of ours sees), the
+ * sleeper's next sleep, signal or exit, or the timer, which releases it
+ * once the task has left the system call, slept again or is not
+ * running (between the wake-up and the re-check it only runs or spins).
+ */
+#define HOLD_NS			1000000	/* the timer's period */
+#define CLOCK_MONOTONIC		1
+#define ENOSYS			38
+
+struct held_wake {
+	struct bpf_timer timer;
+	struct ipcw_event e;	/* the sem_wake, the sleeper's header */
+	__u64 task;		/* the sleeper, as a number */
+	__u64 regs;		/* its system call's registers, likewise */
+	__u64 nvcsw;		/* its voluntary switches when it woke */
+	__u64 nr;		/* its system call */
+	__u64 decided;		/* 64 bits: BPF's compare-and-swap */
+	__u32 wanted;		/* by the filters, judged in its context */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);		/* tid */
+	__type(value, struct held_wake);
+} held_wakes SEC(".maps");
+
+/* zeroes of a held_wake's size, to insert one (no timer in a per-CPU
+ * map) */
+struct held_wake_zero {
+	char bytes[sizeof(struct held_wake)];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct held_wake_zero);
+} held_wake_zero SEC(".maps");
+
+static __always_inline void release_held_wake(struct held_wake *h)
+{
+	if (!__sync_bool_compare_and_swap(&h->decided, 0, 1))
+		return;
+	if (h->wanted && bpf_ringbuf_output(&events, &h->e, sizeof(h->e), 0))
+		count_lost();
+}
+
+/* Whether the sleeper is past its re-check, seen from elsewhere. */
+static __always_inline bool held_past(const struct held_wake *h)
+{
+	struct task_struct *t = (void *)h->task;
+
+	if (BPF_CORE_READ(t, __state) != 0 ||	/* not TASK_RUNNING */
+	    BPF_CORE_READ(t, nvcsw) != h->nvcsw)
+		return true;
+#if defined(__TARGET_ARCH_x86)
+	{
+		struct pt_regs *regs = (void *)h->regs;
+
+		/* ax is -ENOSYS until the system call returns */
+		if ((long)BPF_CORE_READ(regs, ax) != -ENOSYS ||
+		    BPF_CORE_READ(regs, orig_ax) != h->nr)
+			return true;
+	}
+#endif
+	return false;
+}
+
+static int held_wake_fire(void *map, __u32 *key, struct held_wake *h)
+{
+	if (!h->decided && !held_past(h)) {
+		bpf_timer_start(&h->timer, HOLD_NS, 0);
+		return 0;
+	}
+	release_held_wake(h);
+	bpf_map_delete_elem(map, key);
+	return 0;
+}
+
+/* The sleeper decides its own held -EAGAIN: it is past the re-check. */
+static __always_inline void release_own_held(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct held_wake *h = bpf_map_lookup_elem(&held_wakes, &tid);
+
+	if (!h)
+		return;
+	release_held_wake(h);
+	bpf_map_delete_elem(&held_wakes, &tid);
+}
+
+/* Hold the -EAGAIN of a timeout; false if it cannot be held. */
+static __always_inline bool hold_timeout(struct task_struct *task,
+					 const struct sem_sleeper *s)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
+	struct held_wake_zero *z = bpf_map_lookup_elem(&held_wake_zero, &zero);
+	struct held_wake *h;
+
+	if (!z)
+		return false;
+	/* a finished one the timer has not deleted yet */
+	bpf_map_delete_elem(&held_wakes, &tid);
+	if (bpf_map_update_elem(&held_wakes, &tid, z, BPF_NOEXIST))
+		return false;
+	h = bpf_map_lookup_elem(&held_wakes, &tid);
+	if (!h)
+		return false;
+	event_header(&h->e, IPCW_SEM_WAKE, s->ipcns);
+	h->e.sem_wake.id = s->semid;
+	h->e.sem_wake.err = EAGAIN;
+	h->e.sem_wake.timed_out = 1;
+	h->e.sem_wake.timed_out_known = 1;
+	h->e.sem_wake.slept_ns = h->e.ts_ns - s->ts_ns;
+	h->e.sem_wake.sem_num = s->sem_num;
+	h->e.sem_wake.sem_op = s->sem_op;
+	h->wanted = wanted(s->ipcns, true);
+	h->task = (__u64)task;
+	h->regs = bpf_task_pt_regs(task);
+	h->nvcsw = BPF_CORE_READ(task, nvcsw);
+#if defined(__TARGET_ARCH_x86)
+	{
+		struct pt_regs *regs = (void *)h->regs;
+
+		h->nr = BPF_CORE_READ(regs, orig_ax);
+	}
+#endif
+	if (bpf_timer_init(&h->timer, &held_wakes, CLOCK_MONOTONIC) ||
+	    bpf_timer_set_callback(&h->timer, held_wake_fire) ||
+	    bpf_timer_start(&h->timer, HOLD_NS, 0)) {
+		bpf_map_delete_elem(&held_wakes, &tid);
+		return false;
+	}
+	return true;
+}
+
+static __always_inline void sleeper_wake(const struct sem_sleeper *s, int err,
+					 int timed_out)
+{
+	struct sem_sleep w = { .ts_ns = s->ts_ns, .sem_num = s->sem_num,
+			       .sem_op = s->sem_op };
+
+	emit_sem_wake(&w, s->semid, s->ipcns, err, timed_out);
+}
+
+SEC("fentry/schedule_hrtimeout_range")
+int BPF_PROG(fe_sem_sleep, ktime_t *expires, __u64 delta, int how)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ipc_namespace *ns;
+	struct semop_call c;
+	struct sem_sleeper *s;
+	struct sembuf op = {};
+	struct ipcw_event *e;
+	__u64 w, sma, q, sops, blocking;
+	__u32 st;
+
+	if (!in_semop(task, &c))
+		return 0;
+	s = bpf_task_storage_get(&sem_tasks, task, 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!s) {
+		count_lost();
+		return 0;
+	}
+	w = s->word;
+	st = SLEEP_STATE(w);
+	if (st == SLEEP_HELD)
+		release_own_held();
+	ns = BPF_CORE_READ(task, nsproxy, ipc_ns);
+	sma = sem_array_of(ns, c.semid);
+	q = sma ? our_queue(sma, &c, (__u64)task) : 0;
+	if (q && st == SLEEP_WOKEN && s->q == q) {
+		/* the loop sleeps again on the same queue: no new block */
+		if (!sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_ASLEEP)))
+			count_lost();
+		return 0;
+	}
+	/* a sleep whose end nothing decided (a signal without delivery) */
+	if (st == SLEEP_ASLEEP || st == SLEEP_WAKER || st == SLEEP_WOKEN)
+		count_lost();
+	if (!q || BPF_CORE_READ((struct sem_queue *)q, nsops) != c.nsops) {
+		/* not queued any more (woken before it slept), or not found */
+		sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w) + 1, SLEEP_IDLE));
+		count_lost();
+		return 0;
+	}
+	sops = (__u64)BPF_CORE_READ((struct sem_queue *)q, sops);
+	blocking = (__u64)BPF_CORE_READ((struct sem_queue *)q, blocking);
+	bpf_probe_read_kernel(&op, sizeof(op), (void *)blocking);
+	s->ts_ns = bpf_ktime_get_ns();
+	s->q = q;
+	s->semid = c.semid;
+	s->ipcns = ns_inum(ns);
+	s->sem_num = op.sem_num;
+	s->sem_op = op.sem_op;
+	if (!sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w) + 1, SLEEP_ASLEEP))) {
+		count_lost();
+		return 0;
+	}
+
+	e = event_start(IPCW_SEM_BLOCK, s->ipcns, false);
+	if (!e)
+		return 0;
+	e->sem_block.id = c.semid;
+	e->sem_block.nsops = c.nsops;
+	e->sem_block.index = sembuf_index((void *)sops, (void *)blocking);
+	e->sem_block.sem_num = op.sem_num;
+	e->sem_block.sem_op = op.sem_op;
+	e->sem_block.sem_flg = op.sem_flg;
+	e->sem_block.zcnt = op.sem_op == 0;
+	e->sem_block.timeout = expires != NULL;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
+ * The sleep's end. A status other than -EINTR is the result (a waker
+ * stores it once, having unlinked the queue); -EINTR with the timer
+ * expired is the kernel's -EAGAIN; -EINTR otherwise is a signal or a
+ * spurious wake-up, told apart after the re-check.
+ */
+SEC("fexit/schedule_hrtimeout_range")
+int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct semop_call c;
+	struct sem_sleeper *s;
+	__u32 st, next = SLEEP_IDLE;
+	struct sem_queue *q;
+	int status = 0, i;
+	__u64 w = 0;
+
+	if (!in_semop(task, &c))
+		return 0;
+	s = bpf_task_storage_get(&sem_tasks, task, 0, 0);
+	if (!s)
+		return 0;
+	/* twice: a waker may mark the word between our read and swap */
+	for (i = 0; i < 2; i++) {
+		w = s->word;
+		st = SLEEP_STATE(w);
+		if (st != SLEEP_ASLEEP && st != SLEEP_WAKER)
+			return 0;
+		q = (struct sem_queue *)s->q;	/* a local: CO-RE reads
+						 * relocate kernel types only */
+		status = BPF_CORE_READ(q, status);
+		if (status != -EINTR)
+			next = SLEEP_IDLE;
+		else if (ret == 0)
+			next = SLEEP_HELD;
+		else
+			next = SLEEP_WOKEN;
+		if (sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), next)))
+			break;
+	}
+	if (i == 2) {
+		count_lost();
+		return 0;
+	}
+	if (next == SLEEP_IDLE)
+		sleeper_wake(s, status, 0);
+	else if (next == SLEEP_HELD && !hold_timeout(task, s) &&
+		 sleep_cas(s, SLEEP_WORD(SLEEP_SEQ(w), next),
+			   SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+		count_lost();
+	return 0;
+}
+
+/*
+ * A waker: every semaphore waker stores the result, then calls
+ * wake_q_add_safe() for the sleeper (wake_up_sem_queue_prepare()), under
+ * the semaphore's lock. Other wakers (futexes, rwsems) call it too, for
+ * tasks that have no storage of ours or are not asleep by it.
+ */
+SEC("fentry/wake_q_add_safe")
+int BPF_PROG(fe_sem_waker, struct wake_q_head *head, struct task_struct *task)
+{
+	struct sem_sleeper *s = bpf_task_storage_get(&sem_tasks, task, 0, 0);
+	__u64 w, q, who = 0;
+	int status = -EINTR;
+	__u32 st;
+
+	if (!s)
+		return 0;
+	w = s->word;
+	st = SLEEP_STATE(w);
+	if (st == SLEEP_ASLEEP) {
+		/* the sleeper's exit, if it read the status before our
+		 * store, finds the word changed and reads it again */
+		if (sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_WAKER)))
+			return 0;
+		w = s->word;
+		st = SLEEP_STATE(w);
+	}
+	if (st != SLEEP_WOKEN && st != SLEEP_HELD)
+		return 0;
+	/*
+	 * The sleeper read -EINTR before this store and will find it at
+	 * its re-check: its result is ours, after no program of the
+	 * sleeper's (woken: nothing reported; timed out: the -EAGAIN held
+	 * is not the result). Either is lost.
+	 */
+	q = s->q;
+	bpf_probe_read_kernel(&who, sizeof(who),
+			      (void *)q + bpf_core_field_offset(struct sem_queue,
+								sleeper));
+	bpf_probe_read_kernel(&status, sizeof(status),
+			      (void *)q + bpf_core_field_offset(struct sem_queue,
+								status));
+	if (who != (__u64)task || status == -EINTR ||
+	    !sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+		return 0;
+	if (st == SLEEP_HELD) {
+		__u32 tid = BPF_CORE_READ(task, pid);
+		struct held_wake *h = bpf_map_lookup_elem(&held_wakes, &tid);
+
+		/* the timer deletes it; not released if decided before */
+		if (!h || !__sync_bool_compare_and_swap(&h->decided, 0, 1))
+			return 0;
+	}
+	count_lost();
+	return 0;
+}
+
+/* A signal delivered after a wake-up without a result: -EINTR. */
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(tp_sem_signal, int sig, struct kernel_siginfo *info,
+	     struct k_sigaction *ka)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct sem_sleeper *s = bpf_task_storage_get(&sem_tasks, task, 0, 0);
+	__u64 w;
+
+	if (!s)
+		return 0;
+	w = s->word;
+	/* a timeout wins over a signal at the re-check */
+	if (SLEEP_STATE(w) == SLEEP_HELD &&
+	    sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE))) {
+		release_own_held();
+		return 0;
+	}
+	if (SLEEP_STATE(w) != SLEEP_WOKEN ||
+	    !sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+		return 0;
+	sleeper_wake(s, -EINTR, 0);
 	return 0;
 }
 
@@ -1749,13 +2319,6 @@ int BPF_KRETPROBE(kr_newary, int ret)
 	return 0;
 }
 
-static __always_inline struct sem_array *
-to_sem_array(const struct kern_ipc_perm *perm)
-{
-	return (void *)perm - bpf_core_field_offset(struct sem_array,
-						    sem_perm);
-}
-
 static __always_inline void on_sem_more_checks_exit(struct kern_ipc_perm *ipcp,
 						    struct ipc_params *params,
 						    int ret)
@@ -1860,6 +2423,8 @@ int BPF_PROG(tp_thread_exit, struct task_struct *task)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct sem_sleep *s = bpf_map_lookup_elem(&sem_sleepers, &pid_tgid);
 	struct kp_key k = { .pid_tgid = pid_tgid };
+	struct sem_sleeper *ss = bpf_task_storage_get(&sem_tasks, task, 0, 0);
+	__u32 st = ss ? SLEEP_STATE(ss->word) : SLEEP_IDLE;
 	__u32 hook;
 
 	if (s) {
@@ -1867,6 +2432,12 @@ int BPF_PROG(tp_thread_exit, struct task_struct *task)
 			count_lost();
 		bpf_map_delete_elem(&sem_sleepers, &pid_tgid);
 	}
+	/* fentry mode: a sleep whose end nothing decided; the storage
+	 * itself goes with the task */
+	if (st == SLEEP_ASLEEP || st == SLEEP_WAKER || st == SLEEP_WOKEN)
+		count_lost();
+	if (st == SLEEP_HELD)
+		release_own_held();
 	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
 	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
 	bpf_map_delete_elem(&destroy_ctx, &pid_tgid);

@@ -63,8 +63,10 @@ const struct hook hooks[] = {
 	  HOOKS_FENTRY, 0, DETAIL_EXISTING_SMALLER },
 	{ "fe_do_shmat", HOOK_FENTRY, "do_shmat", false, 5,
 	  HOOKS_FENTRY, EV(IPCW_SHMAT), 0 },
-	{ "fx_ipc_obtain_object_check", HOOK_FEXIT, "ipc_obtain_object_check",
-	  false, 2, HOOKS_FENTRY, 0, DETAIL_SHMAT_SIZE },
+	/* the segment do_shmat() found: its LSM hook, which no other
+	 * IPC lookup passes (ipc_obtain_object_check() is every one's) */
+	{ "fe_security_shm_shmat", HOOK_FENTRY, "security_shm_shmat", false,
+	  3, HOOKS_FENTRY, 0, DETAIL_SHMAT_SIZE },
 	{ "fx_do_shmat", HOOK_FEXIT, "do_shmat", false, 5,
 	  HOOKS_FENTRY, EV(IPCW_SHMAT), 0 },
 	{ "fe_sys_shmctl", HOOK_FENTRY, "sys_shmctl", true, 1,
@@ -86,11 +88,18 @@ const struct hook hooks[] = {
 	  HOOKS_FENTRY, 0, DETAIL_DESTROY_CAUSE },
 	{ "fe_shm_destroy", HOOK_FENTRY, "shm_destroy", false, 2,
 	  HOOKS_FENTRY, EV(IPCW_SHM_DESTROY), 0 },
-	{ "fe_do_semtimedop", HOOK_FENTRY, "__do_semtimedop", false, 5,
+	/*
+	 * semop() where it sleeps, not on its path: the sleep (filtered by
+	 * the system call number), the waker's store of the result, the
+	 * signal that ends a sleep without one
+	 */
+	{ "fe_sem_sleep", HOOK_FENTRY, "schedule_hrtimeout_range", false, 3,
 	  HOOKS_FENTRY, SEM_EVENTS, 0 },
-	{ "fx_perform_atomic_semop", HOOK_FEXIT, "perform_atomic_semop", false,
-	  2, HOOKS_FENTRY, SEM_EVENTS, 0 },
-	{ "fx_do_semtimedop", HOOK_FEXIT, "__do_semtimedop", false, 5,
+	{ "fx_sem_sleep", HOOK_FEXIT, "schedule_hrtimeout_range", false, 3,
+	  HOOKS_FENTRY, SEM_EVENTS, 0 },
+	{ "fe_sem_waker", HOOK_FENTRY, "wake_q_add_safe", false, 2,
+	  HOOKS_FENTRY, SEM_EVENTS, 0 },
+	{ "tp_sem_signal", HOOK_TRACEPOINT, "signal_deliver", false, 3,
 	  HOOKS_FENTRY, SEM_EVENTS, 0 },
 	/* the count check of semget(), inlined into the system call */
 	{ "fe_sys_semget", HOOK_FENTRY, "sys_semget", true, 1,
