@@ -364,7 +364,7 @@ BENCH_APPEND   := tsc=reliable ipcwatch.bench_cycles=$(BENCH_CYCLES) \
 		  ipcwatch.bench_rounds=$(BENCH_ROUNDS) ipcwatch.bench_ops=$(BENCH_OPS) \
 		  ipcwatch.bench_sections=$(BENCH_SECTIONS)
 
-bench: $(patsubst %,$(BUILD)/kernel-%.path,$(BENCH_KERNELS)) \
+bench: deps $(patsubst %,$(BUILD)/kernel-%.path,$(BENCH_KERNELS)) \
 		$(BUILD)/initramfs-bench.cpio.gz
 	@for k in $(BENCH_KERNELS); do \
 		start=$$(date +%s); \

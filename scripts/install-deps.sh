@@ -31,6 +31,8 @@ everything=(
 	linux-source-6.1 ccache qemu-system-x86 busybox-static
 	# arm64: cross compiler and emulator
 	gcc-aarch64-linux-gnu qemu-system-arm
+	# make bench: its report (scripts/bench-report.sh)
+	jq
 )
 
 check=0
