@@ -15,6 +15,7 @@ struct json_writer {
 	/* per depth: nothing written yet, so no comma before the next */
 	bool first[JW_MAX_DEPTH];
 	bool after_name;
+	bool batched;	/* the caller flushes; not one write per record */
 };
 
 struct json_writer *jw_new(FILE *out)
@@ -61,9 +62,15 @@ static void close_scope(struct json_writer *jw, char c)
 		jw->depth--;
 	if (jw->depth == 0) {
 		fputc('\n', jw->out);
-		fflush(jw->out);
+		if (!jw->batched)
+			fflush(jw->out);
 		jw->first[0] = true;
 	}
+}
+
+void jw_set_batched(struct json_writer *jw, bool batched)
+{
+	jw->batched = batched;
 }
 
 void jw_start_object(struct json_writer *jw)

@@ -15,6 +15,8 @@ struct json_writer;
 
 struct json_writer *jw_new(FILE *out);
 void jw_destroy(struct json_writer *jw);
+/* Records are flushed by the caller (after each batch), not each one. */
+void jw_set_batched(struct json_writer *jw, bool batched);
 
 void jw_start_object(struct json_writer *jw);
 void jw_end_object(struct json_writer *jw);	/* ends the line at depth 0 */
