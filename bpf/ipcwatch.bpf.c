@@ -1924,12 +1924,27 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 		count_lost();
 		return 0;
 	}
-	if (next == SLEEP_IDLE)
+	if (next == SLEEP_IDLE) {
 		sleeper_wake(s, status, 0);
-	else if (next == SLEEP_HELD && !hold_timeout(task, s) &&
-		 sleep_cas(s, SLEEP_WORD(SLEEP_SEQ(w), next),
-			   SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
-		count_lost();
+	} else if (next == SLEEP_HELD) {
+		if (!hold_timeout(task, s)) {
+			if (sleep_cas(s, SLEEP_WORD(SLEEP_SEQ(w), next),
+				      SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+				count_lost();
+		} else if (s->word != SLEEP_WORD(SLEEP_SEQ(w), SLEEP_HELD)) {
+			/*
+			 * A waker stored a result between our swap and the
+			 * record's insertion: it counted the loss, the held
+			 * -EAGAIN is not the result (the timer deletes it).
+			 */
+			__u32 tid = (__u32)bpf_get_current_pid_tgid();
+			struct held_wake *h = bpf_map_lookup_elem(&held_wakes,
+								  &tid);
+
+			if (h)
+				__sync_val_compare_and_swap(&h->decided, 0, 1);
+		}
+	}
 	return 0;
 }
 
@@ -1981,8 +1996,12 @@ int BPF_PROG(fe_sem_waker, struct wake_q_head *head, struct task_struct *task)
 		__u32 tid = BPF_CORE_READ(task, pid);
 		struct held_wake *h = bpf_map_lookup_elem(&held_wakes, &tid);
 
-		/* the timer deletes it; not released if decided before */
-		if (!h || !__sync_bool_compare_and_swap(&h->decided, 0, 1))
+		/*
+		 * Not inserted yet: the sleeper finds the word changed and
+		 * withdraws it. Decided before: released already (the
+		 * sleeper was past its re-check), nothing of ours is lost.
+		 */
+		if (h && !__sync_bool_compare_and_swap(&h->decided, 0, 1))
 			return 0;
 	}
 	count_lost();
