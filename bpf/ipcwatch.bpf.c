@@ -1461,13 +1461,18 @@ int BPF_KRETPROBE(kr_do_semtimedop, long ret)
 #define NR_SEMTIMEDOP		220
 #define X32_SYSCALL_BIT		0x40000000UL
 #define TS_COMPAT		0x0002
+#define TIF_SIGPENDING		2
+#define TIF_NOTIFY_SIGNAL	17
 #elif defined(__TARGET_ARCH_arm64)
 /* asm-generic/unistd.h: __NR_semtimedop 192, __NR_semop 193 */
 #define NR_SEMOP		193
 #define NR_SEMTIMEDOP		192
+#define TIF_SIGPENDING		0
+#define TIF_NOTIFY_SIGNAL	6
 #endif
 #define EINTR			4
 #define EAGAIN			11
+#define ENOSYS			38
 #define SEM_LIST_WALK		32	/* queued after us, at most */
 #define IDR_LEVELS		6	/* 6 bits a level covers 24-bit indexes */
 
@@ -1477,6 +1482,8 @@ enum sleep_state {
 	SLEEP_WAKER,		/* asleep, and a waker stored a result */
 	SLEEP_WOKEN,		/* woken without a result: signal, spurious */
 	SLEEP_HELD,		/* timed out: its -EAGAIN in held_wakes */
+	SLEEP_INTR,		/* woken without a result, a signal pending:
+				 * -EINTR unless a waker stores one first */
 };
 
 #define SLEEP_STATE(w)		((__u32)((w) & 0xf))
@@ -1492,6 +1499,8 @@ struct sem_sleeper {
 	__u16 sem_num;
 	__s16 sem_op;
 	__u32 pad;
+	__u64 woke_ns;		/* the last sleep's end */
+	__u64 nvcsw;		/* voluntary switches at that end */
 };
 
 struct {
@@ -1535,6 +1544,35 @@ static __always_inline bool in_semop(struct task_struct *task,
 	c->sops = BPF_CORE_READ(regs, regs[1]);
 	c->nsops = (__u32)BPF_CORE_READ(regs, regs[2]);
 	return true;
+#else
+	return false;
+#endif
+}
+
+/* signal_pending(): what ends the sleep loop of __do_semtimedop(). */
+static __always_inline bool signal_pending_now(struct task_struct *task)
+{
+	unsigned long flags = BPF_CORE_READ(task, thread_info.flags);
+
+	return flags & ((1UL << TIF_SIGPENDING) | (1UL << TIF_NOTIFY_SIGNAL));
+}
+
+/*
+ * The value semop() or semtimedop() of @task returned, once it has: x86
+ * keeps it in ax, -ENOSYS until then, with orig_ax the call's number.
+ * arm64 forgets the number before a signal's delivery: unknown there.
+ */
+static __always_inline bool semop_returned(struct task_struct *task,
+					   long *ret)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	unsigned long nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+
+	if (nr != NR_SEMOP && nr != NR_SEMTIMEDOP)
+		return false;
+	*ret = (long)BPF_CORE_READ(regs, ax);
+	return *ret != -ENOSYS;
 #else
 	return false;
 #endif
@@ -1669,7 +1707,6 @@ static __always_inline bool sleep_cas(struct sem_sleeper *s, __u64 old,
  */
 #define HOLD_NS			1000000	/* the timer's period */
 #define CLOCK_MONOTONIC		1
-#define ENOSYS			38
 
 struct held_wake {
 	struct bpf_timer timer;
@@ -1711,47 +1748,71 @@ static __always_inline void release_held_wake(struct held_wake *h)
 		count_lost();
 }
 
-/* Whether the sleeper is past its re-check, seen from elsewhere. */
-static __always_inline bool held_past(const struct held_wake *h)
+/* A held -EAGAIN that is not the call's result: counted, not sent. */
+static __always_inline void drop_held_wake(struct held_wake *h)
+{
+	if (__sync_bool_compare_and_swap(&h->decided, 0, 1))
+		count_lost();
+}
+
+enum held_verdict {
+	HELD_WAIT,		/* the sleeper may still be before its re-check */
+	HELD_RELEASE,		/* past it: the -EAGAIN stands */
+	HELD_DROP,		/* the call returned something else */
+};
+
+/* Where the sleeper is, seen from elsewhere. */
+static __always_inline enum held_verdict held_verdict(const struct held_wake *h)
 {
 	struct task_struct *t = (void *)h->task;
 
-	if (BPF_CORE_READ(t, __state) != 0 ||	/* not TASK_RUNNING */
-	    BPF_CORE_READ(t, nvcsw) != h->nvcsw)
-		return true;
 #if defined(__TARGET_ARCH_x86)
 	{
 		struct pt_regs *regs = (void *)h->regs;
+		long ax = (long)BPF_CORE_READ(regs, ax);
 
-		/* ax is -ENOSYS until the system call returns */
-		if ((long)BPF_CORE_READ(regs, ax) != -ENOSYS ||
-		    BPF_CORE_READ(regs, orig_ax) != h->nr)
-			return true;
+		/* returned: its value decides (ax is -ENOSYS until then) */
+		if (BPF_CORE_READ(regs, orig_ax) != h->nr)
+			return HELD_RELEASE;
+		if (ax != -ENOSYS)
+			return ax == -EAGAIN ? HELD_RELEASE : HELD_DROP;
 	}
 #endif
-	return false;
+	if (BPF_CORE_READ(t, __state) != 0 ||	/* not TASK_RUNNING */
+	    BPF_CORE_READ(t, nvcsw) != h->nvcsw)
+		return HELD_RELEASE;
+	return HELD_WAIT;
 }
 
 static int held_wake_fire(void *map, __u32 *key, struct held_wake *h)
 {
-	if (!h->decided && !held_past(h)) {
+	enum held_verdict v = h->decided ? HELD_RELEASE : held_verdict(h);
+
+	if (v == HELD_WAIT) {
 		bpf_timer_start(&h->timer, HOLD_NS, 0);
 		return 0;
 	}
-	release_held_wake(h);
+	if (v == HELD_DROP)
+		drop_held_wake(h);
+	else
+		release_held_wake(h);
 	bpf_map_delete_elem(map, key);
 	return 0;
 }
 
-/* The sleeper decides its own held -EAGAIN: it is past the re-check. */
-static __always_inline void release_own_held(void)
+/* The sleeper decides its own held -EAGAIN: it is past the re-check,
+ * and @stands unless its call is seen returning something else. */
+static __always_inline void decide_own_held(bool stands)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct held_wake *h = bpf_map_lookup_elem(&held_wakes, &tid);
 
 	if (!h)
 		return;
-	release_held_wake(h);
+	if (stands)
+		release_held_wake(h);
+	else
+		drop_held_wake(h);
 	bpf_map_delete_elem(&held_wakes, &tid);
 }
 
@@ -1800,12 +1861,15 @@ static __always_inline bool hold_timeout(struct task_struct *task,
 	return true;
 }
 
+/* The sleep's sem_wake; an -EINTR told later is dated at its end. */
 static __always_inline void sleeper_wake(const struct sem_sleeper *s, int err,
 					 int timed_out)
 {
 	struct sem_sleep w = { .ts_ns = s->ts_ns, .sem_num = s->sem_num,
 			       .sem_op = s->sem_op };
 
+	if (err == -EINTR)
+		w.ts_ns += bpf_ktime_get_ns() - s->woke_ns;
 	emit_sem_wake(&w, s->semid, s->ipcns, err, timed_out);
 }
 
@@ -1832,18 +1896,34 @@ int BPF_PROG(fe_sem_sleep, ktime_t *expires, __u64 delta, int how)
 	w = s->word;
 	st = SLEEP_STATE(w);
 	if (st == SLEEP_HELD)
-		release_own_held();
+		decide_own_held(true);
 	ns = BPF_CORE_READ(task, nsproxy, ipc_ns);
 	sma = sem_array_of(ns, c.semid);
 	q = sma ? our_queue(sma, &c, (__u64)task) : 0;
-	if (q && st == SLEEP_WOKEN && s->q == q) {
-		/* the loop sleeps again on the same queue: no new block */
+	/*
+	 * The loop sleeps again on the same queue (a spurious wake-up, no
+	 * signal pending): straight from the re-check, so no voluntary
+	 * switch since. No new block.
+	 */
+	if (q && st == SLEEP_WOKEN && s->q == q && s->semid == c.semid &&
+	    s->nvcsw == BPF_CORE_READ(task, nvcsw)) {
 		if (!sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_ASLEEP)))
 			count_lost();
 		return 0;
 	}
-	/* a sleep whose end nothing decided (a signal without delivery) */
-	if (st == SLEEP_ASLEEP || st == SLEEP_WAKER || st == SLEEP_WOKEN)
+	/*
+	 * Otherwise the call before returned -EINTR and no delivery of a
+	 * signal to this thread followed (a group stop, the freezer, task
+	 * work, a signal another thread took): a waker storing a result
+	 * would have changed the word, as this call had to take its lock.
+	 */
+	if ((st == SLEEP_WOKEN || st == SLEEP_INTR) &&
+	    sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+		sleeper_wake(s, -EINTR, 0);
+	w = s->word;
+	st = SLEEP_STATE(w);
+	/* a sleep whose end nothing saw (its fexit not attached yet) */
+	if (st == SLEEP_ASLEEP || st == SLEEP_WAKER)
 		count_lost();
 	if (!q || BPF_CORE_READ((struct sem_queue *)q, nsops) != c.nsops) {
 		/* not queued any more (woken before it slept), or not found */
@@ -1895,6 +1975,7 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 	__u32 st, next = SLEEP_IDLE;
 	struct sem_queue *q;
 	int status = 0, i;
+	bool pending;
 	__u64 w = 0;
 
 	if (!in_semop(task, &c))
@@ -1902,6 +1983,9 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 	s = bpf_task_storage_get(&sem_tasks, task, 0, 0);
 	if (!s)
 		return 0;
+	s->woke_ns = bpf_ktime_get_ns();
+	s->nvcsw = BPF_CORE_READ(task, nvcsw);
+	pending = signal_pending_now(task);
 	/* twice: a waker may mark the word between our read and swap */
 	for (i = 0; i < 2; i++) {
 		w = s->word;
@@ -1915,6 +1999,8 @@ int BPF_PROG(fx_sem_sleep, ktime_t *expires, __u64 delta, int how, int ret)
 			next = SLEEP_IDLE;
 		else if (ret == 0)
 			next = SLEEP_HELD;
+		else if (pending)	/* stays pending to the loop's test */
+			next = SLEEP_INTR;
 		else
 			next = SLEEP_WOKEN;
 		if (sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), next)))
@@ -1974,7 +2060,7 @@ int BPF_PROG(fe_sem_waker, struct wake_q_head *head, struct task_struct *task)
 		w = s->word;
 		st = SLEEP_STATE(w);
 	}
-	if (st != SLEEP_WOKEN && st != SLEEP_HELD)
+	if (st != SLEEP_WOKEN && st != SLEEP_INTR && st != SLEEP_HELD)
 		return 0;
 	/*
 	 * The sleeper read -EINTR before this store and will find it at
@@ -2015,21 +2101,31 @@ int BPF_PROG(tp_sem_signal, int sig, struct kernel_siginfo *info,
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sem_sleeper *s = bpf_task_storage_get(&sem_tasks, task, 0, 0);
+	long ret = 0;
+	bool known;
 	__u64 w;
+	__u32 st;
 
 	if (!s)
 		return 0;
+	/* delivered at semop()'s return: what it returned decides */
+	known = semop_returned(task, &ret);
 	w = s->word;
+	st = SLEEP_STATE(w);
 	/* a timeout wins over a signal at the re-check */
-	if (SLEEP_STATE(w) == SLEEP_HELD &&
+	if (st == SLEEP_HELD &&
 	    sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE))) {
-		release_own_held();
+		decide_own_held(!known || ret == -EAGAIN);
 		return 0;
 	}
-	if (SLEEP_STATE(w) != SLEEP_WOKEN ||
+	if ((st != SLEEP_WOKEN && st != SLEEP_INTR) ||
 	    !sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
 		return 0;
-	sleeper_wake(s, -EINTR, 0);
+	/* a waker's result read before its program ran (it finds idle) */
+	if (known && ret != -EINTR)
+		count_lost();
+	else
+		sleeper_wake(s, -EINTR, 0);
 	return 0;
 }
 
@@ -2455,8 +2551,10 @@ int BPF_PROG(tp_thread_exit, struct task_struct *task)
 	 * itself goes with the task */
 	if (st == SLEEP_ASLEEP || st == SLEEP_WAKER || st == SLEEP_WOKEN)
 		count_lost();
+	if (st == SLEEP_INTR)	/* returned -EINTR: the exit is its end */
+		sleeper_wake(ss, -EINTR, 0);
 	if (st == SLEEP_HELD)
-		release_own_held();
+		decide_own_held(true);
 	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
 	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
 	bpf_map_delete_elem(&destroy_ctx, &pid_tgid);

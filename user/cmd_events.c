@@ -265,6 +265,7 @@ int cmd_events(int argc, char **argv)
 		if (deadline && time(NULL) >= deadline)
 			break;
 	}
+	collector_stop(c);
 	/* what is already in the buffer is not lost either */
 	if (!args.max_events || run.seen < args.max_events)
 		collector_poll(c, 0);

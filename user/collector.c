@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "event.h"
@@ -35,6 +36,7 @@ struct collector {
 	collector_event_fn fn;
 	void *ctx;
 	uint64_t malformed;
+	uint64_t unsent;		/* held at stop, never decided */
 };
 
 static bool verbose_libbpf;
@@ -146,24 +148,43 @@ static bool no_trampolines(const struct collector *c)
 	return any;
 }
 
-/* Attach the programs loaded; a refused one marks its hook unusable. */
+/* Attach the programs loaded, by rank; a refused one marks its hook
+ * unusable. */
 static void attach_loaded(struct collector *c)
 {
 	struct bpf_program *prog;
+	int rank;
 
-	bpf_object__for_each_program(prog, c->skel->obj) {
-		const struct hook *h = hook_by_prog(bpf_program__name(prog));
-		size_t i;
+	for (rank = 0; rank <= HOOK_RANK_MAX; rank++)
+		bpf_object__for_each_program(prog, c->skel->obj) {
+			const struct hook *h =
+				hook_by_prog(bpf_program__name(prog));
+			size_t i;
 
-		if (!h || !bpf_program__autoload(prog))
-			continue;
-		i = (size_t)(h - hooks);
-		c->links[i] = bpf_program__attach(prog);
-		if (!c->links[i]) {
-			c->states[i].status = HOOK_ATTACH_FAILED;
-			c->states[i].err = errno;
+			if (!h || !bpf_program__autoload(prog) ||
+			    hook_attach_rank(h) != rank)
+				continue;
+			i = (size_t)(h - hooks);
+			c->links[i] = bpf_program__attach(prog);
+			if (!c->links[i]) {
+				c->states[i].status = HOOK_ATTACH_FAILED;
+				c->states[i].err = errno;
+			}
 		}
-	}
+}
+
+/* Detach every program, in the reverse of the attach order. */
+static void detach_all(struct collector *c)
+{
+	size_t i;
+	int rank;
+
+	for (rank = HOOK_RANK_MAX; rank >= 0 && c->links; rank--)
+		for (i = 0; i < nhooks; i++)
+			if (c->links[i] && hook_attach_rank(&hooks[i]) == rank) {
+				bpf_link__destroy(c->links[i]);
+				c->links[i] = NULL;
+			}
 }
 
 /*
@@ -275,12 +296,7 @@ static int open_mode(struct collector *c, const struct collector_opts *opts,
 /* Undo open_mode(), to try another mode. */
 static void close_mode(struct collector *c)
 {
-	size_t i;
-
-	for (i = 0; i < nhooks; i++) {
-		bpf_link__destroy(c->links[i]);
-		c->links[i] = NULL;
-	}
+	detach_all(c);
 	ipcwatch_bpf__destroy(c->skel);
 	c->skel = NULL;
 }
@@ -433,9 +449,41 @@ int collector_probe_trampolines(const struct hook_state *st, bool verbose)
 	return ret;
 }
 
+/* Entries of a map, counted by key. */
+static uint64_t map_entries(int fd, size_t key_size)
+{
+	unsigned char key[64], next[64];
+	uint64_t n = 0;
+	void *prev = NULL;
+
+	if (key_size > sizeof(key))
+		return 0;
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(key, next, key_size);
+		prev = key;
+		n++;
+	}
+	return n;
+}
+
+void collector_stop(struct collector *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.held_wakes), waited;
+	size_t key_size = bpf_map__key_size(c->skel->maps.held_wakes);
+	struct timespec step = { .tv_nsec = 2000000 };
+
+	detach_all(c);
+	/* a timeout's -EAGAIN held past its re-check: the timers, which
+	 * outlive the links, release it within a few of their periods */
+	for (waited = 0; waited < 50 && map_entries(fd, key_size); waited += 2)
+		nanosleep(&step, NULL);
+	c->unsent = map_entries(fd, key_size);
+}
+
 uint64_t collector_lost(struct collector *c)
 {
-	return percpu_map_sum(bpf_map__fd(c->skel->maps.lost_events), 0);
+	return percpu_map_sum(bpf_map__fd(c->skel->maps.lost_events), 0) +
+	       c->unsent;
 }
 
 uint64_t collector_malformed(struct collector *c)
@@ -465,13 +513,10 @@ const struct hook_state *collector_hooks(const struct collector *c)
 
 void collector_close(struct collector *c)
 {
-	size_t i;
-
 	if (!c)
 		return;
+	detach_all(c);
 	ring_buffer__free(c->rb);
-	for (i = 0; c->links && i < nhooks; i++)
-		bpf_link__destroy(c->links[i]);
 	free(c->links);
 	free(c->states);
 	ipcwatch_bpf__destroy(c->skel);

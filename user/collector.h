@@ -68,6 +68,11 @@ int collector_probe_trampolines(const struct hook_state *st, bool verbose);
 /* A per-CPU array entry summed over every CPU. */
 uint64_t percpu_map_sum(int map_fd, uint32_t key);
 
+/*
+ * Detach every program and let what they hold be decided: what is then
+ * in the ring buffer is all there will be; what stays held is lost.
+ */
+void collector_stop(struct collector *c);
 void collector_close(struct collector *c);
 
 #endif

@@ -67,6 +67,9 @@ struct hook {
 	enum hook_set set;
 	uint32_t needs;		/* events (1 << type) that need it */
 	uint32_t detail;	/* enum hook_detail it provides */
+	/* opens a per-task record the mode's other hooks close (a sleep):
+	 * attached after them, detached before them */
+	bool opens;
 };
 
 enum hook_status {
@@ -133,6 +136,14 @@ const char *hook_status_text(const struct hook_state *s, char *buf,
 			     size_t len);	/* "not in the kernel's BTF" */
 const char *hook_detail_text(uint32_t detail);	/* what it tells */
 const char *hook_kind_name(enum hook_kind kind);	/* "fentry" */
+
+/*
+ * Attach order, lowest first; detach in the reverse: what ends a call
+ * (fexit, kretprobe, tracepoints) before what begins one, and a hook
+ * that opens a record last, so no call is seen begun and not ended.
+ */
+int hook_attach_rank(const struct hook *h);
+#define HOOK_RANK_MAX 2
 
 struct json_writer;
 

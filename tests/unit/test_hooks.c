@@ -602,6 +602,32 @@ static size_t check_object(const char *path, bool *seen)
 	return n;
 }
 
+/*
+ * A call's end is attached before its beginning and detached after it:
+ * every exit (and tracepoint) ranks below every entry of its mode, and
+ * the sleep's fentry, which opens the record the others close, last.
+ */
+static void hooks_attach_order(void **state)
+{
+	const struct hook *sleep = hook_by_prog("fe_sem_sleep");
+	size_t i;
+
+	(void)state;
+	assert_non_null(sleep);
+	assert_int_equal(hook_attach_rank(sleep), HOOK_RANK_MAX);
+	for (i = 0; i < nhooks; i++) {
+		const struct hook *h = &hooks[i];
+		int rank = hook_attach_rank(h);
+
+		assert_in_range(rank, 0, HOOK_RANK_MAX);
+		if (h->kind == HOOK_FEXIT || h->kind == HOOK_KRETPROBE ||
+		    h->kind == HOOK_TRACEPOINT)
+			assert_int_equal(rank, 0);
+		if (h != sleep && h->set == sleep->set)
+			assert_true(rank < hook_attach_rank(sleep));
+	}
+}
+
 static void hooks_match_the_bpf_objects(void **state)
 {
 	bool seen[128] = { 0 };
@@ -632,6 +658,7 @@ int main(void)
 		cmocka_unit_test(hooks_stock_kernel_has_no_tracepoints),
 		cmocka_unit_test(hooks_other_series_version),
 		cmocka_unit_test(hooks_kprobes_without_btf),
+		cmocka_unit_test(hooks_attach_order),
 		cmocka_unit_test(hooks_match_the_bpf_objects),
 	};
 

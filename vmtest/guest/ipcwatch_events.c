@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -25,9 +26,12 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <bpf/bpf.h>
 
 #include "ipcutil.h"
 #include "lsm_deny.skel.h"
@@ -122,9 +126,9 @@ static struct sem_exp sems[16];
 static int nsems;
 static int next_key = 0x7000;
 
-/* The nth event of @type matching every (key, value) pair given. */
-static json_object *find(const struct ipcwatch_run *r, const char *type,
-			 int nth, ...)
+/* Position in the stream of the nth event of @type matching @pairs, or -1. */
+static int vfind_at(const struct ipcwatch_run *r, const char *type, int nth,
+		    va_list pairs)
 {
 	int i;
 
@@ -134,14 +138,40 @@ static json_object *find(const struct ipcwatch_run *r, const char *type,
 		bool ok = !strcmp(jstr(o, "type"), type);
 		va_list ap;
 
-		va_start(ap, nth);
+		va_copy(ap, pairs);
 		while (ok && (key = va_arg(ap, const char *)))
 			ok = jint(o, key) == va_arg(ap, long long);
 		va_end(ap);
 		if (ok && nth-- == 0)
-			return o;
+			return i;
 	}
-	return NULL;
+	return -1;
+}
+
+/* The nth event of @type matching every (key, value) pair given. */
+static json_object *find(const struct ipcwatch_run *r, const char *type,
+			 int nth, ...)
+{
+	va_list ap;
+	int i;
+
+	va_start(ap, nth);
+	i = vfind_at(r, type, nth, ap);
+	va_end(ap);
+	return i < 0 ? NULL : r->events[i];
+}
+
+/* The same, as a position in the stream (-1: none), to check order. */
+static int find_at(const struct ipcwatch_run *r, const char *type, int nth,
+		   ...)
+{
+	va_list ap;
+	int i;
+
+	va_start(ap, nth);
+	i = vfind_at(r, type, nth, ap);
+	va_end(ap);
+	return i;
 }
 
 /*
@@ -653,6 +683,254 @@ static int poll_select_epoll(void *arg)
 	return 0;
 }
 
+/* Memory a child's writes reach the parent through. */
+static void *shared_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		exit(2);
+	return p;
+}
+
+/* Wait until another process makes *@v at least @want; false on timeout. */
+static bool wait_for(const volatile int *v, int want)
+{
+	struct timespec pause = { .tv_nsec = 1000000 };
+	uint64_t deadline = mono_ms() + 20000;
+
+	while (*v < want) {
+		if (mono_ms() >= deadline)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	return true;
+}
+
+/*
+ * A semop() that returns -EINTR with no signal delivered to its thread,
+ * retried from the same stack: a group stop. The thread that sleeps is
+ * not the one that takes the SIGSTOP, so its sleep ends by the stop's
+ * wake-up alone, and it stops on its way out without a signal_deliver.
+ */
+struct stopped_retry {
+	int id;
+	volatile int tid;
+	volatile int eintr;
+};
+
+static struct {
+	pid_t pid, tid;
+} retry;
+
+static void *retry_semop(void *arg)
+{
+	struct stopped_retry *sr = arg;
+	struct sembuf dec = { 0, -1, 0 };
+	int eintr = 0, ret;
+	sigset_t all;
+
+	/* every signal is the main thread's: none is delivered here */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sr->tid = syscall(SYS_gettid);
+	while ((ret = semop(sr->id, &dec, 1)) == -1 && errno == EINTR)
+		sr->eintr = ++eintr;
+	/* _exit() ends the whole process, the main thread in pause() too */
+	_exit(ret ? 3 : eintr == 1 ? 0 : 10 + eintr);
+}
+
+static int stopped_retry_child(void *arg)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, retry_semop, arg))
+		return 1;
+	for (;;)
+		pause();
+}
+
+static void drive_stopped_retry(void)
+{
+	struct sembuf post = { 0, 1, 0 };
+	struct stopped_retry *sr = shared_page();
+	bool asleep, stopped = false, again;
+	int wstatus = 0, status = -1;
+
+	sr->id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	retry.pid = spawn(stopped_retry_child, sr);
+	/* /proc/<tid>/ is there for any thread, not only for the leader */
+	asleep = wait_for(&sr->tid, 1) && wait_in_semop(sr->tid);
+	retry.tid = sr->tid;
+	tap_ok(asleep, "%s.stopped_retry.sleeper_sleeps", mode);
+	let_it_sleep();
+	kill(retry.pid, SIGSTOP);
+	if (waitpid(retry.pid, &wstatus, WUNTRACED) == retry.pid) {
+		stopped = WIFSTOPPED(wstatus);
+		/* an exit seen here is not there to reap */
+		if (WIFEXITED(wstatus))
+			status = WEXITSTATUS(wstatus);
+	}
+	if (!tap_ok(stopped, "%s.stopped_retry.group_stops", mode))
+		tap_diag("  wait status 0x%x", wstatus);
+	kill(retry.pid, SIGCONT);
+	/* its first call returned (counted) before the second one sleeps */
+	again = stopped && wait_for(&sr->eintr, 1) &&
+		wait_in_semop(sr->tid);
+	tap_ok(again, "%s.stopped_retry.sleeps_again", mode);
+	let_it_sleep();
+	semop(sr->id, &post, 1);
+	if (stopped)
+		status = reap(retry.pid);
+	tap_is(status, 0, "%s.stopped_retry.eintr_once", mode);
+	semctl(sr->id, 0, IPC_RMID);
+	munmap(sr, 4096);
+}
+
+/*
+ * Run counts of every BPF program loaded, with BPF_STATS_RUN_TIME on:
+ * what ran between two sums, whoever loaded it.
+ */
+static unsigned long long bpf_runs(void)
+{
+	unsigned long long n = 0;
+	__u32 id = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)		/* unloaded since */
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.run_cnt;
+		close(fd);
+	}
+	return n;
+}
+
+#define FAST_PATH_PAIRS	2000
+
+struct fast_path {
+	unsigned long long runs;
+	int err;
+};
+
+/*
+ * semop()s that never block, in a child of their own: the runs of
+ * every program while they go, the rest of the system being idle.
+ */
+static int fast_path_semops(void *arg)
+{
+	struct sembuf up = { 0, 1, 0 }, down = { 0, -1, 0 };
+	struct fast_path *fp = arg;
+	unsigned long long before;
+	int id, stats, i;
+
+	id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	if (id < 0)
+		return 1;
+	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats < 0) {
+		fp->err = -stats;
+		semctl(id, 0, IPC_RMID);
+		return 2;
+	}
+	before = bpf_runs();
+	for (i = 0; i < FAST_PATH_PAIRS; i++)
+		if (semop(id, &up, 1) || semop(id, &down, 1))
+			break;
+	fp->runs = bpf_runs() - before;
+	close(stats);
+	semctl(id, 0, IPC_RMID);
+	return i == FAST_PATH_PAIRS ? 0 : 3;
+}
+
+/*
+ * Nothing of ours on semop()'s non-blocking path: no program runs for
+ * it in fentry and tracepoint mode (what runs is other tasks' sleeps,
+ * ipcwatch's own epoll_wait() among them). kprobe mode, whose programs
+ * on __do_semtimedop() run for every call, shows the count works.
+ */
+static void drive_fast_path_runs(void)
+{
+	struct fast_path *fp = shared_page();
+	const long long ops = 2 * FAST_PATH_PAIRS;
+	int status = reap(spawn(fast_path_semops, fp));
+
+	if (!tap_is(status, 0, "%s.fast_path_semops.done", mode) &&
+	    fp->err)
+		tap_diag("  bpf_enable_stats: %s", strerror(fp->err));
+	tap_diag("%s: %lld non-blocking semop()s, BPF programs ran %llu times",
+		 mode, ops, fp->runs);
+	if (!strcmp(mode, "kprobe"))
+		tap_ok(status == 0 && fp->runs >= (unsigned long long)ops,
+		       "%s.fast_path_runs", mode);
+	else
+		tap_ok(status == 0 && fp->runs < (unsigned long long)ops / 10,
+		       "%s.fast_path_runs", mode);
+	munmap(fp, 4096);
+}
+
+/*
+ * A timeout's -EAGAIN, released by fentry mode's timer while the
+ * sleeper lives, not at its exit: after the timeout the child spins in
+ * user space (running, never leaving the CPU by choice) or sleeps
+ * outside semop(), then makes a segment. The sem_wake comes before that
+ * shm_create; in the other modes it is told at the call's end anyway.
+ */
+static int semop_timeout_id;
+
+static struct {
+	const char *name;
+	bool spin;
+	pid_t pid;
+} timer_release[] = { { "spin", true, 0 }, { "sleep", false, 0 } };
+
+static int time_out_then_shmget(void *arg)
+{
+	struct sembuf dec = { 0, -1, 0 };
+	struct timespec ts = { .tv_nsec = 100000000 };
+	struct timespec nap = { .tv_nsec = 200000000 };
+	bool spin = *(bool *)arg;
+	int shm;
+
+	if (semtimedop(semop_timeout_id, &dec, 1, &ts) != -1 ||
+	    errno != EAGAIN)
+		return 1;
+	if (spin) {
+		uint64_t end = mono_ms() + 200;
+
+		while (mono_ms() < end)
+			;
+	} else {
+		while (nanosleep(&nap, &nap) && errno == EINTR)
+			;
+	}
+	shm = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	if (shm < 0 || shmctl(shm, IPC_RMID, NULL))
+		return 2;
+	return 0;
+}
+
+static void drive_timer_release(void)
+{
+	size_t i;
+
+	semop_timeout_id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	for (i = 0; i < sizeof(timer_release) / sizeof(*timer_release); i++) {
+		timer_release[i].pid = spawn(time_out_then_shmget,
+					     &timer_release[i].spin);
+		tap_is(reap(timer_release[i].pid), 0,
+		       "%s.timer_release.%s.timed_out_then_shmget", mode,
+		       timer_release[i].name);
+	}
+	semctl(semop_timeout_id, 0, IPC_RMID);
+}
+
 /*
  * Sleepers the queue walk must find: a complex operation of three
  * blocked on its third, a complex one first in the set's queue and a
@@ -718,6 +996,65 @@ static void drive_sem_sleeps(void)
 	       mode);
 	tap_is(reap(early.pid), 0, "%s.early_sleeper.semop_done", mode);
 	semctl(id, 0, IPC_RMID);
+
+	drive_stopped_retry();
+	drive_timer_release();
+	drive_fast_path_runs();
+}
+
+/* Each call blocked and woke once, the first with -EINTR: every mode. */
+static void check_stopped_retry(const struct ipcwatch_run *r)
+{
+	long long tid = retry.tid;
+	int w0 = find_at(r, "sem_wake", 0, "tid", tid, NULL);
+	int w1 = find_at(r, "sem_wake", 1, "tid", tid, NULL);
+	int b1 = find_at(r, "sem_block", 1, "tid", tid, NULL);
+
+	tap_is(count_events(r, "sem_block", "tid", tid), 2,
+	       "%s.stopped_retry.two_blocks", mode);
+	tap_is(count_events(r, "sem_wake", "tid", tid), 2,
+	       "%s.stopped_retry.two_wakes", mode);
+	tap_is(w0 < 0 ? -999999 : jint(r->events[w0], "err"), EINTR,
+	       "%s.stopped_retry.first_wake_eintr", mode);
+	tap_is(w1 < 0 ? -999999 : jint(r->events[w1], "err"), 0,
+	       "%s.stopped_retry.second_wake_ok", mode);
+	/* the -EINTR is the first call's, told before the retry blocks */
+	if (!tap_ok(w0 >= 0 && b1 > w0, "%s.stopped_retry.eintr_before_retry",
+		    mode))
+		tap_diag("  first sem_wake at %d, second sem_block at %d", w0,
+			 b1);
+}
+
+static void check_timer_release(const struct ipcwatch_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(timer_release) / sizeof(*timer_release); i++) {
+		const char *name = timer_release[i].name;
+		long long pid = timer_release[i].pid;
+		int wake = find_at(r, "sem_wake", 0, "pid", pid, NULL);
+		int next = find_at(r, "shm_create", 0, "pid", pid, NULL);
+		json_object *w = wake < 0 ? NULL : r->events[wake];
+
+		tap_is(count_events(r, "sem_wake", "pid", pid), 1,
+		       "%s.timer_release.%s.one_wake", mode, name);
+		tap_is(jint(w, "err"), EAGAIN,
+		       "%s.timer_release.%s.wake_eagain", mode, name);
+		/* kprobe mode sees only __do_semtimedop()'s return */
+		if (strcmp(mode, "kprobe"))
+			tap_is(jint(w, "timed_out"), 1,
+			       "%s.timer_release.%s.timed_out", mode, name);
+		else
+			tap_ok(w && !json_object_object_get_ex(w, "timed_out",
+							       NULL),
+			       "%s.timer_release.%s.timed_out_unknown", mode,
+			       name);
+		if (!tap_ok(wake >= 0 && next > wake,
+			    "%s.timer_release.%s.before_next_event", mode,
+			    name))
+			tap_diag("  sem_wake at %d, shm_create at %d", wake,
+				 next);
+	}
 }
 
 static void check_sem_sleeps(const struct ipcwatch_run *r)
@@ -744,6 +1081,8 @@ static void check_sem_sleeps(const struct ipcwatch_run *r)
 	tap_is(count_events(r, "sem_block", "pid", polling_pid) +
 	       count_events(r, "sem_wake", "pid", polling_pid), 0,
 	       "%s.poll_select_epoll.no_sem_events", mode);
+	check_stopped_retry(r);
+	check_timer_release(r);
 }
 
 /* kernel.sem of the caller's namespace: SEMMSL SEMMNS SEMOPM SEMMNI */
