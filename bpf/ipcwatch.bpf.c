@@ -1498,9 +1498,10 @@ struct sem_sleeper {
 	__u32 ipcns;
 	__u16 sem_num;
 	__s16 sem_op;
-	__u32 pad;
+	__u32 nsops;
 	__u64 woke_ns;		/* the last sleep's end */
 	__u64 nvcsw;		/* voluntary switches at that end */
+	__u64 sma;		/* the set, as a number */
 };
 
 struct {
@@ -1696,6 +1697,36 @@ static __always_inline bool sleep_cas(struct sem_sleeper *s, __u64 old,
 	return __sync_val_compare_and_swap(&s->word, old, new) == old;
 }
 
+/* The semaphore whose lock a waker of a single operation may hold. */
+static __always_inline int sleep_lock(const struct sem_sleeper *s)
+{
+	return s->nsops == 1 ? s->sem_num : -1;
+}
+
+/*
+ * Whether no waker can still be between its store into a queue of ours
+ * and its wake_q_add_safe(), for a sleeper past its re-check (its queue
+ * is off the lists, so no new waker finds it): a waker does both under
+ * the set's lock or, for a single operation, that semaphore's, so both
+ * free means done. False when the lock cannot be read (PREEMPT_RT's
+ * spinlock_t is no qspinlock): undecidable, counted as lost.
+ */
+static __always_inline bool no_waker_left(__u64 sma, int sem)
+{
+	struct sem_array *a = (void *)sma;
+	struct sem *x;
+
+	if (!bpf_core_field_exists(struct spinlock, rlock))
+		return false;
+	if (BPF_CORE_READ(a, sem_perm.lock.rlock.raw_lock.val.counter))
+		return false;
+	if (sem < 0)
+		return true;
+	x = (void *)(sma + bpf_core_field_offset(struct sem_array, sems) +
+		     (__u64)(__u16)sem * bpf_core_type_size(struct sem));
+	return !BPF_CORE_READ(x, lock.rlock.raw_lock.val.counter);
+}
+
 /*
  * A timed-out sleep's -EAGAIN, held until the sleeper is past its
  * re-check under the lock: a waker storing a result before that makes
@@ -1715,8 +1746,12 @@ struct held_wake {
 	__u64 regs;		/* its system call's registers, likewise */
 	__u64 nvcsw;		/* its voluntary switches when it woke */
 	__u64 nr;		/* its system call */
+	__u64 arg0;		/* arm64: its first argument (orig_x0) */
+	__u64 sma;		/* its set, as a number */
 	__u64 decided;		/* 64 bits: BPF's compare-and-swap */
 	__u32 wanted;		/* by the filters, judged in its context */
+	__s32 lock_sem;		/* sleep_lock() */
+	__u32 tries;		/* timer periods with a lock busy */
 	__u32 pad;
 };
 
@@ -1758,30 +1793,45 @@ static __always_inline void drop_held_wake(struct held_wake *h)
 enum held_verdict {
 	HELD_WAIT,		/* the sleeper may still be before its re-check */
 	HELD_RELEASE,		/* past it: the -EAGAIN stands */
-	HELD_DROP,		/* the call returned something else */
+	HELD_DROP,		/* past it, a waker perhaps not: undecidable */
 };
 
-/* Where the sleeper is, seen from elsewhere. */
-static __always_inline enum held_verdict held_verdict(const struct held_wake *h)
+#define HOLD_TRIES		20	/* periods a lock may stay busy */
+
+/* Whether the sleeper is past its re-check, seen from elsewhere. */
+static __always_inline bool held_past(const struct held_wake *h)
 {
 	struct task_struct *t = (void *)h->task;
+	struct pt_regs *regs = (void *)h->regs;
 
-#if defined(__TARGET_ARCH_x86)
-	{
-		struct pt_regs *regs = (void *)h->regs;
-		long ax = (long)BPF_CORE_READ(regs, ax);
-
-		/* returned: its value decides (ax is -ENOSYS until then) */
-		if (BPF_CORE_READ(regs, orig_ax) != h->nr)
-			return HELD_RELEASE;
-		if (ax != -ENOSYS)
-			return ax == -EAGAIN ? HELD_RELEASE : HELD_DROP;
-	}
-#endif
 	if (BPF_CORE_READ(t, __state) != 0 ||	/* not TASK_RUNNING */
 	    BPF_CORE_READ(t, nvcsw) != h->nvcsw)
+		return true;
+	/* returned, or in another system call */
+#if defined(__TARGET_ARCH_x86)
+	return BPF_CORE_READ(regs, orig_ax) != h->nr ||
+	       (long)BPF_CORE_READ(regs, ax) != -ENOSYS;
+#elif defined(__TARGET_ARCH_arm64)
+	/* x0 holds the first argument until the return overwrites it */
+	return (__u64)BPF_CORE_READ(regs, syscallno) != h->nr ||
+	       BPF_CORE_READ(regs, regs[0]) != h->arg0;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Past the re-check and no waker left: the -EAGAIN is the result. A
+ * waker that stored one first still holds the lock it stored under
+ * until its program has dropped the record.
+ */
+static __always_inline enum held_verdict held_verdict(struct held_wake *h)
+{
+	if (!held_past(h))
+		return HELD_WAIT;
+	if (no_waker_left(h->sma, h->lock_sem))
 		return HELD_RELEASE;
-	return HELD_WAIT;
+	return ++h->tries < HOLD_TRIES ? HELD_WAIT : HELD_DROP;
 }
 
 static int held_wake_fire(void *map, __u32 *key, struct held_wake *h)
@@ -1845,13 +1895,18 @@ static __always_inline bool hold_timeout(struct task_struct *task,
 	h->task = (__u64)task;
 	h->regs = bpf_task_pt_regs(task);
 	h->nvcsw = BPF_CORE_READ(task, nvcsw);
-#if defined(__TARGET_ARCH_x86)
+	h->sma = s->sma;
+	h->lock_sem = sleep_lock(s);
 	{
 		struct pt_regs *regs = (void *)h->regs;
 
+#if defined(__TARGET_ARCH_x86)
 		h->nr = BPF_CORE_READ(regs, orig_ax);
-	}
+#elif defined(__TARGET_ARCH_arm64)
+		h->nr = BPF_CORE_READ(regs, syscallno);
+		h->arg0 = BPF_CORE_READ(regs, orig_x0);
 #endif
+	}
 	if (bpf_timer_init(&h->timer, &held_wakes, CLOCK_MONOTONIC) ||
 	    bpf_timer_set_callback(&h->timer, held_wake_fire) ||
 	    bpf_timer_start(&h->timer, HOLD_NS, 0)) {
@@ -1896,7 +1951,7 @@ int BPF_PROG(fe_sem_sleep, ktime_t *expires, __u64 delta, int how)
 	w = s->word;
 	st = SLEEP_STATE(w);
 	if (st == SLEEP_HELD)
-		decide_own_held(true);
+		decide_own_held(no_waker_left(s->sma, sleep_lock(s)));
 	ns = BPF_CORE_READ(task, nsproxy, ipc_ns);
 	sma = sem_array_of(ns, c.semid);
 	q = sma ? our_queue(sma, &c, (__u64)task) : 0;
@@ -1905,21 +1960,31 @@ int BPF_PROG(fe_sem_sleep, ktime_t *expires, __u64 delta, int how)
 	 * signal pending): straight from the re-check, so no voluntary
 	 * switch since. No new block.
 	 */
-	if (q && st == SLEEP_WOKEN && s->q == q && s->semid == c.semid &&
-	    s->nvcsw == BPF_CORE_READ(task, nvcsw)) {
-		if (!sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_ASLEEP)))
+	if (st == SLEEP_WOKEN && s->semid == c.semid &&
+	    s->nvcsw == BPF_CORE_READ(task, nvcsw) && (!q || s->q == q)) {
+		/* its queue not found: the call cannot be followed */
+		if (!sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w),
+					       q ? SLEEP_ASLEEP : SLEEP_IDLE)) ||
+		    !q)
 			count_lost();
 		return 0;
 	}
 	/*
 	 * Otherwise the call before returned -EINTR and no delivery of a
 	 * signal to this thread followed (a group stop, the freezer, task
-	 * work, a signal another thread took): a waker storing a result
-	 * would have changed the word, as this call had to take its lock.
+	 * work, a signal another thread took), unless a waker that stored
+	 * its result first still holds its lock.
 	 */
-	if ((st == SLEEP_WOKEN || st == SLEEP_INTR) &&
-	    sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
-		sleeper_wake(s, -EINTR, 0);
+	if (st == SLEEP_WOKEN || st == SLEEP_INTR) {
+		bool done = no_waker_left(s->sma, sleep_lock(s));
+
+		if (sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE))) {
+			if (done)
+				sleeper_wake(s, -EINTR, 0);
+			else
+				count_lost();
+		}
+	}
 	w = s->word;
 	st = SLEEP_STATE(w);
 	/* a sleep whose end nothing saw (its fexit not attached yet) */
@@ -1936,6 +2001,8 @@ int BPF_PROG(fe_sem_sleep, ktime_t *expires, __u64 delta, int how)
 	bpf_probe_read_kernel(&op, sizeof(op), (void *)blocking);
 	s->ts_ns = bpf_ktime_get_ns();
 	s->q = q;
+	s->sma = sma;
+	s->nsops = c.nsops;
 	s->semid = c.semid;
 	s->ipcns = ns_inum(ns);
 	s->sem_num = op.sem_num;
@@ -2115,17 +2182,21 @@ int BPF_PROG(tp_sem_signal, int sig, struct kernel_siginfo *info,
 	/* a timeout wins over a signal at the re-check */
 	if (st == SLEEP_HELD &&
 	    sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE))) {
-		decide_own_held(!known || ret == -EAGAIN);
+		decide_own_held(known ? ret == -EAGAIN :
+				no_waker_left(s->sma, sleep_lock(s)));
 		return 0;
 	}
-	if ((st != SLEEP_WOKEN && st != SLEEP_INTR) ||
-	    !sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+	if (st != SLEEP_WOKEN && st != SLEEP_INTR)
 		return 0;
 	/* a waker's result read before its program ran (it finds idle) */
-	if (known && ret != -EINTR)
-		count_lost();
-	else
+	if (!known)
+		ret = no_waker_left(s->sma, sleep_lock(s)) ? -EINTR : 0;
+	if (!sleep_cas(s, w, SLEEP_WORD(SLEEP_SEQ(w), SLEEP_IDLE)))
+		return 0;
+	if (ret == -EINTR)
 		sleeper_wake(s, -EINTR, 0);
+	else
+		count_lost();
 	return 0;
 }
 
@@ -2551,10 +2622,14 @@ int BPF_PROG(tp_thread_exit, struct task_struct *task)
 	 * itself goes with the task */
 	if (st == SLEEP_ASLEEP || st == SLEEP_WAKER || st == SLEEP_WOKEN)
 		count_lost();
-	if (st == SLEEP_INTR)	/* returned -EINTR: the exit is its end */
-		sleeper_wake(ss, -EINTR, 0);
-	if (st == SLEEP_HELD)
-		decide_own_held(true);
+	if (ss && st == SLEEP_INTR) {	/* returned -EINTR: its end */
+		if (no_waker_left(ss->sma, sleep_lock(ss)))
+			sleeper_wake(ss, -EINTR, 0);
+		else
+			count_lost();
+	}
+	if (ss && st == SLEEP_HELD)
+		decide_own_held(no_waker_left(ss->sma, sleep_lock(ss)));
 	bpf_map_delete_elem(&newseg_calls, &pid_tgid);
 	bpf_map_delete_elem(&shmat_calls, &pid_tgid);
 	bpf_map_delete_elem(&destroy_ctx, &pid_tgid);

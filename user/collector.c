@@ -449,35 +449,65 @@ int collector_probe_trampolines(const struct hook_state *st, bool verbose)
 	return ret;
 }
 
-/* Entries of a map, counted by key. */
-static uint64_t map_entries(int fd, size_t key_size)
+/* Where held_wake.decided is, from the BPF object's BTF; -1 if not. */
+static long held_decided_offset(const struct bpf_object *obj)
 {
-	unsigned char key[64], next[64];
-	uint64_t n = 0;
-	void *prev = NULL;
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
 
-	if (key_size > sizeof(key))
-		return 0;
-	while (!bpf_map_get_next_key(fd, prev, next)) {
-		memcpy(key, next, key_size);
-		prev = key;
-		n++;
+	id = btf ? btf__find_by_name_kind(btf, "held_wake", BTF_KIND_STRUCT)
+		 : -1;
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "decided"))
+			return btf_member_bit_offset(t, i) / 8;
+	return -1;
+}
+
+/* Held records nobody decided (all of them if that cannot be read). */
+static uint64_t undecided_held(struct collector *c)
+{
+	const struct bpf_map *map = c->skel->maps.held_wakes;
+	size_t vsize = bpf_map__value_size(map);
+	long off = held_decided_offset(c->skel->obj);
+	int fd = bpf_map__fd(map);
+	uint32_t key, next, *prev = NULL;
+	unsigned char *val = malloc(vsize);
+	uint64_t n = 0, decided;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		decided = 0;
+		if (val && off >= 0 && (size_t)off + sizeof(decided) <= vsize &&
+		    !bpf_map_lookup_elem(fd, &key, val))
+			memcpy(&decided, val + off, sizeof(decided));
+		n += !decided;
 	}
+	free(val);
 	return n;
 }
 
 void collector_stop(struct collector *c)
 {
-	int fd = bpf_map__fd(c->skel->maps.held_wakes), waited;
-	size_t key_size = bpf_map__key_size(c->skel->maps.held_wakes);
 	struct timespec step = { .tv_nsec = 2000000 };
+	int waited;
 
+	/* a program still running on another CPU may insert one more */
 	detach_all(c);
 	/* a timeout's -EAGAIN held past its re-check: the timers, which
-	 * outlive the links, release it within a few of their periods */
-	for (waited = 0; waited < 50 && map_entries(fd, key_size); waited += 2)
+	 * outlive the links, decide it within a few of their 1 ms periods */
+	for (waited = 0; waited < 50; waited += 2) {
 		nanosleep(&step, NULL);
-	c->unsent = map_entries(fd, key_size);
+		if (waited >= 4 && !undecided_held(c))
+			break;
+	}
+	c->unsent = undecided_held(c);
 }
 
 uint64_t collector_lost(struct collector *c)

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "printable.h"
 #include "units.h"
@@ -34,6 +35,31 @@ void jw_destroy(struct json_writer *jw)
 	free(jw);
 }
 
+/*
+ * A record (depth 0 to 0) is written under one flockfile(): stdio's
+ * locked calls cost more than the bytes, tens of them per event.
+ */
+static void put_bytes(struct json_writer *jw, const void *p, size_t n)
+{
+	if (jw->depth)
+		fwrite_unlocked(p, 1, n, jw->out);
+	else
+		fwrite(p, 1, n, jw->out);
+}
+
+static void put_char(struct json_writer *jw, char c)
+{
+	if (jw->depth)
+		fputc_unlocked(c, jw->out);
+	else
+		fputc(c, jw->out);
+}
+
+static void put_str(struct json_writer *jw, const char *s)
+{
+	put_bytes(jw, s, strlen(s));
+}
+
 /* Comma handling before any value or name. */
 static void separate(struct json_writer *jw)
 {
@@ -42,14 +68,16 @@ static void separate(struct json_writer *jw)
 		return;
 	}
 	if (!jw->first[jw->depth])
-		fputc(',', jw->out);
+		put_char(jw, ',');
 	jw->first[jw->depth] = false;
 }
 
 static void open_scope(struct json_writer *jw, char c)
 {
 	separate(jw);
-	fputc(c, jw->out);
+	if (!jw->depth)
+		flockfile(jw->out);
+	fputc_unlocked(c, jw->out);
 	if (jw->depth < JW_MAX_DEPTH - 1)
 		jw->depth++;
 	jw->first[jw->depth] = true;
@@ -57,11 +85,13 @@ static void open_scope(struct json_writer *jw, char c)
 
 static void close_scope(struct json_writer *jw, char c)
 {
-	fputc(c, jw->out);
-	if (jw->depth > 0)
-		jw->depth--;
+	if (!jw->depth)		/* unbalanced: not ours to unlock */
+		return;
+	fputc_unlocked(c, jw->out);
+	jw->depth--;
 	if (jw->depth == 0) {
-		fputc('\n', jw->out);
+		fputc_unlocked('\n', jw->out);
+		funlockfile(jw->out);
 		if (!jw->batched)
 			fflush(jw->out);
 		jw->first[0] = true;
@@ -98,60 +128,91 @@ void jw_end_array(struct json_writer *jw)
  * written as the four characters \xNN (there is no JSON escape for a
  * byte), every control character as \u00XX.
  */
-static void write_string(FILE *out, const char *s)
+static void write_string(struct json_writer *jw, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	char esc[8];
 
-	fputc('"', out);
+	put_char(jw, '"');
 	while (*p) {
+		const unsigned char *run = p;
 		uint32_t cp = 0;
-		size_t n = utf8_sequence(p, &cp);
+		size_t n;
+
+		/* printable ASCII needs no escape: one write for the run
+		 * (stdio takes its lock per call) */
+		while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+			p++;
+		if (p > run)
+			put_bytes(jw, run, (size_t)(p - run));
+		if (!*p)
+			break;
+		n = utf8_sequence(p, &cp);
 
 		if (!n) {
-			fprintf(out, "\\\\x%02x", *p++);
+			snprintf(esc, sizeof(esc), "\\\\x%02x", *p++);
+			put_str(jw, esc);
 			continue;
 		}
 		p += n;
 		switch (cp) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
+		case '"': put_str(jw, "\\\""); break;
+		case '\\': put_str(jw, "\\\\"); break;
+		case '\n': put_str(jw, "\\n"); break;
+		case '\r': put_str(jw, "\\r"); break;
+		case '\t': put_str(jw, "\\t"); break;
 		default:
-			if (is_control(cp))
-				fprintf(out, "\\u%04x", (unsigned int)cp);
-			else
-				fwrite(p - n, 1, n, out);
+			if (is_control(cp)) {
+				snprintf(esc, sizeof(esc), "\\u%04x",
+					 (unsigned int)cp);
+				put_str(jw, esc);
+			} else {
+				put_bytes(jw, p - n, n);
+			}
 		}
 	}
-	fputc('"', out);
+	put_char(jw, '"');
 }
 
 void jw_name(struct json_writer *jw, const char *name)
 {
 	separate(jw);
-	write_string(jw->out, name);
-	fputc(':', jw->out);
+	write_string(jw, name);
+	put_char(jw, ':');
 	jw->after_name = true;
 }
 
 void jw_string(struct json_writer *jw, const char *s)
 {
 	separate(jw);
-	write_string(jw->out, s ? s : "");
+	write_string(jw, s ? s : "");
+}
+
+/* A decimal, without printf's format parsing: events are mostly
+ * numbers, and a flood is bound by writing them. */
+static void write_decimal(struct json_writer *jw, uint64_t v, bool negative)
+{
+	char buf[24], *q = buf + sizeof(buf);
+
+	do {
+		*--q = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (negative)
+		*--q = '-';
+	put_bytes(jw, q, (size_t)(buf + sizeof(buf) - q));
 }
 
 void jw_int(struct json_writer *jw, int64_t v)
 {
 	separate(jw);
-	fprintf(jw->out, "%lld", (long long)v);
+	write_decimal(jw, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void jw_uint(struct json_writer *jw, uint64_t v)
 {
 	separate(jw);
-	fprintf(jw->out, "%llu", (unsigned long long)v);
+	write_decimal(jw, v, false);
 }
 
 void jw_u128(struct json_writer *jw, unsigned __int128 v)
@@ -159,29 +220,32 @@ void jw_u128(struct json_writer *jw, unsigned __int128 v)
 	char buf[48];
 
 	separate(jw);
-	fputs(fmt_u128(buf, sizeof(buf), v), jw->out);
+	put_str(jw, fmt_u128(buf, sizeof(buf), v));
 }
 
 void jw_double(struct json_writer *jw, double v)
 {
+	char buf[32];
+
 	separate(jw);
 	/* JSON has no NaN or infinity */
 	if (isfinite(v))
-		fprintf(jw->out, "%.6g", v);
+		snprintf(buf, sizeof(buf), "%.6g", v);
 	else
-		fputs("null", jw->out);
+		snprintf(buf, sizeof(buf), "null");
+	put_str(jw, buf);
 }
 
 void jw_bool(struct json_writer *jw, bool v)
 {
 	separate(jw);
-	fputs(v ? "true" : "false", jw->out);
+	put_str(jw, v ? "true" : "false");
 }
 
 void jw_null(struct json_writer *jw)
 {
 	separate(jw);
-	fputs("null", jw->out);
+	put_str(jw, "null");
 }
 
 void jw_kv_string(struct json_writer *jw, const char *name, const char *s)

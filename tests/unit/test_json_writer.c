@@ -105,6 +105,28 @@ static void json_one_line_per_document(void **state)
 	free(buf);
 }
 
+/* Decimals written by hand, not printf: the ends of both ranges. */
+static void json_integer_limits(void **state)
+{
+	FILE *f;
+	struct json_writer *jw = open_writer(&f);
+
+	(void)state;
+	jw_start_array(jw);
+	jw_int(jw, INT64_MIN);
+	jw_int(jw, -1);
+	jw_int(jw, 0);
+	jw_int(jw, INT64_MAX);
+	jw_uint(jw, 0);
+	jw_uint(jw, UINT64_MAX);
+	jw_end_array(jw);
+	close_writer(jw, f);
+	assert_string_equal(buf, "[-9223372036854775808,-1,0,"
+				 "9223372036854775807,0,"
+				 "18446744073709551615]\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +134,7 @@ int main(void)
 		cmocka_unit_test(json_escapes_strings),
 		cmocka_unit_test(json_escapes_bytes_and_controls),
 		cmocka_unit_test(json_one_line_per_document),
+		cmocka_unit_test(json_integer_limits),
 	};
 
 	return cmocka_run_group_tests_name("json_writer", tests, NULL, NULL);

@@ -731,7 +731,9 @@ static void *retry_semop(void *arg)
 	int eintr = 0, ret;
 	sigset_t all;
 
-	/* every signal is the main thread's: none is delivered here */
+	/* every signal but SIGSTOP and SIGKILL, which cannot be blocked, is
+	 * the main thread's; the SIGSTOP goes to the main thread as well,
+	 * the one kill() names and willing to take it (complete_signal()) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	sr->tid = syscall(SYS_gettid);
@@ -884,24 +886,33 @@ static void drive_fast_path_runs(void)
  */
 static int semop_timeout_id;
 
+/* after the timeout: spin, sleep, or succeed in a semtimedop() (the
+ * same system call, returning 0 now) and then spin */
+enum after_timeout { AFTER_NAP, AFTER_SPIN, AFTER_RETRY_SPIN };
+
 static struct {
 	const char *name;
-	bool spin;
+	enum after_timeout how;
 	pid_t pid;
-} timer_release[] = { { "spin", true, 0 }, { "sleep", false, 0 } };
+} timer_release[] = { { "spin", AFTER_SPIN, 0 }, { "sleep", AFTER_NAP, 0 },
+		      { "retry_spin", AFTER_RETRY_SPIN, 0 } };
 
 static int time_out_then_shmget(void *arg)
 {
-	struct sembuf dec = { 0, -1, 0 };
+	struct sembuf dec = { 0, -1, 0 }, up1 = { 1, 1, 0 }, down1 = { 1, -1, 0 };
 	struct timespec ts = { .tv_nsec = 100000000 };
 	struct timespec nap = { .tv_nsec = 200000000 };
-	bool spin = *(bool *)arg;
+	enum after_timeout how = *(enum after_timeout *)arg;
 	int shm;
 
 	if (semtimedop(semop_timeout_id, &dec, 1, &ts) != -1 ||
 	    errno != EAGAIN)
 		return 1;
-	if (spin) {
+	if (how == AFTER_RETRY_SPIN &&
+	    (semtimedop(semop_timeout_id, &up1, 1, &ts) ||
+	     semtimedop(semop_timeout_id, &down1, 1, &ts)))
+		return 3;
+	if (how != AFTER_NAP) {
 		uint64_t end = mono_ms() + 200;
 
 		while (mono_ms() < end)
@@ -920,10 +931,10 @@ static void drive_timer_release(void)
 {
 	size_t i;
 
-	semop_timeout_id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	semop_timeout_id = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
 	for (i = 0; i < sizeof(timer_release) / sizeof(*timer_release); i++) {
 		timer_release[i].pid = spawn(time_out_then_shmget,
-					     &timer_release[i].spin);
+					     &timer_release[i].how);
 		tap_is(reap(timer_release[i].pid), 0,
 		       "%s.timer_release.%s.timed_out_then_shmget", mode,
 		       timer_release[i].name);
